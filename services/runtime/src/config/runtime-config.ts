@@ -1,0 +1,24 @@
+import { env, readEnv, type ConfigOf } from './env';
+
+/**
+ * The variables every Updown process reads. Services extend this spec with their own.
+ * This file and each service's `config.ts` are the only places that look at `process.env`.
+ */
+export const runtimeConfigSpec = {
+  UPDOWN_ENV: env.oneOf(['development', 'test', 'production'], 'development'),
+  LOG_LEVEL: env.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  DATA_DIR: env.string('.data'),
+  EMBEDDED_PG_PORT: env.port(54329),
+  DB_POOL_MAX: env.int(10, { min: 1, max: 200 }),
+  BUS: env.oneOf(['memory', 'kafka'], 'memory'),
+  KAFKA_BROKERS: env.list(['127.0.0.1:9092']),
+  KAFKA_CLIENT_ID: env.string('updown'),
+  SHUTDOWN_TIMEOUT_MS: env.int(10_000, { min: 100, max: 120_000 }),
+};
+
+export type RuntimeConfig = ConfigOf<typeof runtimeConfigSpec>;
+
+export function loadRuntimeConfig(source: Readonly<Record<string, string | undefined>> = process.env): RuntimeConfig {
+  return readEnv(runtimeConfigSpec, source);
+}

@@ -1,0 +1,55 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from './schema';
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+/**
+ * `bigint` columns hold integer cents and counts. They are parsed to JavaScript numbers, refusing
+ * any value outside the safe-integer range rather than silently losing precision.
+ */
+function parseInt8(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is outside the safe integer range`);
+  return parsed;
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID) return parseInt8;
+    if (oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface DbHandle {
+  readonly pool: pg.Pool;
+  readonly db: Kysely<Database>;
+  close(): Promise<void>;
+}
+
+export function createDb(url: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    application_name: options.applicationName ?? 'updown',
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 10_000,
+    types,
+  });
+  // An idle client that loses its server (PostgreSQL restarted) emits 'error' on the pool; without a
+  // listener that would crash the process. The next checkout simply opens a new connection.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let closed = false;
+  return {
+    pool,
+    db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

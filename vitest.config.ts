@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One run for every workspace. Test tiers are named by suffix: `*.test.ts` are fast unit tests,
+ * `*.int.test.ts` talk to real PostgreSQL (or a real broker), `*.e2e.test.ts` drive a real browser.
+ */
+export default defineConfig({
+  test: {
+    include: ['schemas/**/*.test.ts', 'services/**/*.test.ts', 'console/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    globalSetup: ['services/runtime/src/testing/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    reporters: ['default'],
+  },
+});
