@@ -1,3 +1,4 @@
+import os from 'node:os';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from './schema';
@@ -23,6 +24,18 @@ const types = {
   },
 };
 
+/**
+ * libpq (psql) connects as the operating-system user when a URL names none; node-postgres only
+ * looks at `$USER`, which service managers and CI often leave unset. Fill the user in the same way
+ * libpq does so `postgres://127.0.0.1:5432/test` means the same thing to psql and to Updown.
+ */
+export function withDefaultUser(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username !== '' || process.env.PGUSER) return url;
+  parsed.username = os.userInfo().username;
+  return parsed.toString();
+}
+
 export interface DbHandle {
   readonly pool: pg.Pool;
   readonly db: Kysely<Database>;
@@ -31,7 +44,7 @@ export interface DbHandle {
 
 export function createDb(url: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
   const pool = new pg.Pool({
-    connectionString: url,
+    connectionString: withDefaultUser(url),
     max: options.max ?? 10,
     application_name: options.applicationName ?? 'updown',
     idleTimeoutMillis: 30_000,

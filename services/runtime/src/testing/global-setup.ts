@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { createDb } from '../db/pool';
+import { createDb, withDefaultUser } from '../db/pool';
 import { migrateToLatest } from '../db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 
@@ -41,7 +41,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     serverUrl = embedded.serverUrl;
   }
   const template = `updown_tpl_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: `${serverUrl}/${external ? new URL(external).pathname.slice(1) || 'postgres' : 'postgres'}` });
+  const admin = new pg.Client({ connectionString: withDefaultUser(`${serverUrl}/${external ? new URL(external).pathname.slice(1) || 'postgres' : 'postgres'}`) });
   await admin.connect();
   await admin.query(`create database ${template}`);
   const handle = createDb(`${serverUrl}/${template}`, { max: 2 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createDb, type DbHandle } from '../db/pool';
+import { createDb, withDefaultUser, type DbHandle } from '../db/pool';
 
 export interface TestDatabase extends DbHandle {
   readonly url: string;
@@ -33,7 +33,7 @@ export async function createTestDatabase(options: { max?: number } = {}): Promis
 }
 
 async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  const client = new pg.Client({ connectionString: withDefaultUser(`${serverUrl}/postgres`) });
   await client.connect();
   try {
     // CREATE DATABASE ... TEMPLATE fails if another session is connected to the template at that
