@@ -1,3 +1,4 @@
+export { DomainError } from './errors';
 export { ConfigError, env, readEnv, type ConfigOf, type ConfigSpec, type Reader } from './config/env';
 export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './config/runtime-config';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
@@ -8,4 +9,3 @@ export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
-export { SYSTEM_ACCOUNT_SHARDS, SYSTEM_ACCOUNT_TYPES } from './db/migrations/0002_ledger';

@@ -1,0 +1,13 @@
+export * from './ledger/ledger.domain';
+export * from './ledger/ledger.errors';
+export {
+  getUserBalances,
+  listUserTransactions,
+  openUserAccounts,
+  transfer,
+  type LedgerTransaction,
+  type PostedLine,
+  type TransferResult,
+  type UserBalances,
+} from './ledger/ledger.repository';
+export { formatReport, verifyLedger, type LedgerReport, type Violation } from './ledger/verify';

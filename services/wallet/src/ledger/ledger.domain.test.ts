@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalTransfer, resolveTransfer, shardFor, SYSTEM_ACCOUNT_SHARDS, type TransferCommand } from './ledger.domain';
+
+const alice = '00000000-0000-4000-8000-00000000000a';
+const bob = '00000000-0000-4000-8000-00000000000b';
+
+function command(postings: TransferCommand['postings'], overrides: Partial<TransferCommand> = {}): TransferCommand {
+  return { kind: 'test', idempotencyKey: 'k1', postings, ...overrides };
+}
+
+describe('resolveTransfer', () => {
+  it('names accounts and sorts postings by code', () => {
+    const result = resolveTransfer(
+      command([
+        { account: { owner: bob, type: 'real' }, amount: 500 },
+        { account: { owner: alice, type: 'real' }, amount: -500 },
+      ]),
+    );
+    expect(result).toEqual({
+      ok: true,
+      postings: [
+        { code: `user:${alice}:real`, amount: -500 },
+        { code: `user:${bob}:real`, amount: 500 },
+      ],
+    });
+  });
+
+  it('spreads system accounts over shards chosen by the idempotency key', () => {
+    const result = resolveTransfer(
+      command([
+        { account: { system: 'house_real' }, amount: -100 },
+        { account: { owner: alice, type: 'real' }, amount: 100 },
+      ]),
+    );
+    expect(result.ok && result.postings[0]?.code).toBe(`house_real:${String(shardFor('k1')).padStart(2, '0')}`);
+  });
+
+  it.each([
+    ['unbalanced', [-100, 99]],
+    ['amount_zero', [0, 0]],
+    ['amount_not_integer', [-10.5, 10.5]],
+    ['amount_not_integer', [Number.NaN, 1]],
+    ['amount_too_large', [-2e12, 2e12]],
+  ])('refuses %s postings %j', (problem, [a, b]) => {
+    const result = resolveTransfer(
+      command([
+        { account: { owner: alice, type: 'real' }, amount: a! },
+        { account: { owner: bob, type: 'real' }, amount: b! },
+      ]),
+    );
+    expect(result).toMatchObject({ ok: false, problem });
+  });
+
+  it('refuses a single posting, a repeated account, a bad owner, a bad kind and an empty key', () => {
+    const one = [{ account: { owner: alice, type: 'real' as const }, amount: 0 }];
+    expect(resolveTransfer(command(one))).toMatchObject({ problem: 'too_few_postings' });
+    const twice = [
+      { account: { owner: alice, type: 'real' as const }, amount: -1 },
+      { account: { owner: alice.toUpperCase(), type: 'real' as const }, amount: 1 },
+    ];
+    expect(resolveTransfer(command(twice))).toMatchObject({ problem: 'duplicate_account' });
+    const badOwner = [
+      { account: { owner: 'alice', type: 'real' as const }, amount: -1 },
+      { account: { owner: bob, type: 'real' as const }, amount: 1 },
+    ];
+    expect(resolveTransfer(command(badOwner))).toMatchObject({ problem: 'bad_owner' });
+    const ok = [
+      { account: { owner: alice, type: 'real' as const }, amount: -1 },
+      { account: { owner: bob, type: 'real' as const }, amount: 1 },
+    ];
+    expect(resolveTransfer(command(ok, { kind: 'Drop Table' }))).toMatchObject({ problem: 'kind' });
+    expect(resolveTransfer(command(ok, { idempotencyKey: '' }))).toMatchObject({ problem: 'idempotency_key' });
+  });
+});
+
+describe('shardFor', () => {
+  it('is stable and covers every shard', () => {
+    expect(shardFor('abc')).toBe(shardFor('abc'));
+    const seen = new Set(Array.from({ length: 2000 }, (_, i) => shardFor(`key-${i}`)));
+    expect(seen.size).toBe(SYSTEM_ACCOUNT_SHARDS);
+  });
+});
+
+describe('canonicalTransfer', () => {
+  it('differs when an amount differs', () => {
+    expect(canonicalTransfer('x', [{ code: 'a', amount: 1 }])).not.toBe(canonicalTransfer('x', [{ code: 'a', amount: 2 }]));
+  });
+});

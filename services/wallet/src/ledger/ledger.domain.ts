@@ -1,0 +1,142 @@
+/**
+ * Pure rules of the double-entry ledger: account naming, shard choice and the shape of a valid
+ * transfer. Nothing here touches the database, the clock or the environment.
+ */
+
+/** A user's accounts. Stakes and withdrawals move money into holds; settlement moves it out. */
+export const USER_ACCOUNT_TYPES = [
+  'real',
+  'bonus',
+  'demo',
+  'real_in_play',
+  'bonus_in_play',
+  'demo_in_play',
+  'withdrawal_hold',
+] as const;
+export type UserAccountType = (typeof USER_ACCOUNT_TYPES)[number];
+
+/** The platform's own accounts. Each is spread over several rows (shards) so no single row is hot. */
+export const SYSTEM_ACCOUNT_TYPES = [
+  'house_real',
+  'house_demo',
+  'payments_clearing',
+  'bonus_pool',
+  'demo_issuance',
+] as const;
+export type SystemAccountType = (typeof SYSTEM_ACCOUNT_TYPES)[number];
+
+export const SYSTEM_ACCOUNT_SHARDS = 16;
+
+export type AccountRef = { readonly owner: string; readonly type: UserAccountType } | { readonly system: SystemAccountType };
+
+export interface Posting {
+  readonly account: AccountRef;
+  /** Integer cents; positive raises the account's balance, negative lowers it. */
+  readonly amount: number;
+}
+
+export interface TransferCommand {
+  /** What the movement is, shown to users as the transaction type: `deposit`, `trade_stake`, ... */
+  readonly kind: string;
+  /** One entry per key, ever: a repeat returns the first entry and moves nothing. */
+  readonly idempotencyKey: string;
+  readonly postings: readonly Posting[];
+  /** The business row this entry belongs to, e.g. `{tradeId}`. */
+  readonly ref?: Readonly<Record<string, unknown>>;
+}
+
+/** The largest single posting accepted: $10 billion in cents, far inside the safe-integer range. */
+export const POSTING_AMOUNT_MAX = 1_000_000_000_000;
+export const POSTINGS_PER_ENTRY_MAX = 64;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KIND = /^[a-z][a-z0-9_]{0,63}$/;
+
+export function isUserAccountType(value: string): value is UserAccountType {
+  return (USER_ACCOUNT_TYPES as readonly string[]).includes(value);
+}
+
+export function userAccountCode(owner: string, type: UserAccountType): string {
+  return `user:${owner.toLowerCase()}:${type}`;
+}
+
+export function systemAccountCode(type: SystemAccountType, shard: number): string {
+  return `${type}:${String(shard).padStart(2, '0')}`;
+}
+
+/**
+ * The shard of a system account that an entry posts to. Derived from the idempotency key so a
+ * retried transfer names the same accounts (and so the same request hash) as the first attempt.
+ */
+export function shardFor(idempotencyKey: string): number {
+  // FNV-1a: cheap, stable across processes, and spreads consecutive keys well.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < idempotencyKey.length; i++) {
+    hash ^= idempotencyKey.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % SYSTEM_ACCOUNT_SHARDS;
+}
+
+export function accountCode(ref: AccountRef, idempotencyKey: string): string {
+  return 'system' in ref ? systemAccountCode(ref.system, shardFor(idempotencyKey)) : userAccountCode(ref.owner, ref.type);
+}
+
+export interface ResolvedPosting {
+  readonly code: string;
+  readonly amount: number;
+}
+
+export type TransferProblem =
+  | 'kind'
+  | 'idempotency_key'
+  | 'too_few_postings'
+  | 'too_many_postings'
+  | 'amount_not_integer'
+  | 'amount_zero'
+  | 'amount_too_large'
+  | 'unbalanced'
+  | 'duplicate_account'
+  | 'bad_owner';
+
+/**
+ * Checks a transfer and names its accounts. Returns the postings sorted by account code (the order
+ * rows are locked in, which keeps concurrent transfers free of deadlocks) or the first problem.
+ */
+export function resolveTransfer(
+  command: TransferCommand,
+): { ok: true; postings: ResolvedPosting[] } | { ok: false; problem: TransferProblem; message: string } {
+  const fail = (problem: TransferProblem, message: string) => ({ ok: false as const, problem, message });
+  if (!KIND.test(command.kind)) return fail('kind', `invalid entry kind "${command.kind}"`);
+  if (command.idempotencyKey.length === 0 || command.idempotencyKey.length > 200) {
+    return fail('idempotency_key', 'idempotency key must be 1-200 characters');
+  }
+  if (command.postings.length < 2) return fail('too_few_postings', 'an entry needs at least two postings');
+  if (command.postings.length > POSTINGS_PER_ENTRY_MAX) {
+    return fail('too_many_postings', `an entry has at most ${POSTINGS_PER_ENTRY_MAX} postings`);
+  }
+  let sum = 0;
+  const seen = new Set<string>();
+  const postings: ResolvedPosting[] = [];
+  for (const posting of command.postings) {
+    if (!Number.isSafeInteger(posting.amount)) return fail('amount_not_integer', 'amounts are integer cents');
+    if (posting.amount === 0) return fail('amount_zero', 'a posting cannot be zero');
+    if (Math.abs(posting.amount) > POSTING_AMOUNT_MAX) return fail('amount_too_large', 'posting amount is too large');
+    if ('owner' in posting.account && !UUID.test(posting.account.owner)) {
+      return fail('bad_owner', 'account owner must be a UUID');
+    }
+    const code = accountCode(posting.account, command.idempotencyKey);
+    if (seen.has(code)) return fail('duplicate_account', `account ${code} appears twice in one entry`);
+    seen.add(code);
+    sum += posting.amount;
+    postings.push({ code, amount: posting.amount });
+  }
+  if (sum !== 0) return fail('unbalanced', `postings sum to ${sum}, not zero`);
+  postings.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  return { ok: true, postings };
+}
+
+/** A canonical text of what a transfer moves, hashed to tell a true retry from a reused key. */
+export function canonicalTransfer(kind: string, postings: readonly ResolvedPosting[]): string {
+  return JSON.stringify([kind, postings.map((p) => [p.code, p.amount])]);
+}
