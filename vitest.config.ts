@@ -6,7 +6,12 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['schemas/**/*.test.ts', 'services/**/*.test.ts', 'console/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+    include: [
+      'schemas/**/*.test.ts',
+      'services/**/*.test.ts',
+      'console/**/*.test.{ts,tsx}',
+      'scripts/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['services/runtime/src/testing/global-setup.ts'],
     testTimeout: 30_000,

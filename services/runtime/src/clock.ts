@@ -44,9 +44,7 @@ export class ManualClock implements Clock {
   advance(ms: number): void {
     const target = this.current + ms;
     for (;;) {
-      const due = this.timers
-        .filter((t) => t.at <= target)
-        .sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      const due = this.timers.filter((t) => t.at <= target).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
       if (!due) break;
       this.timers = this.timers.filter((t) => t !== due);
       this.current = due.at;

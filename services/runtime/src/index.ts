@@ -3,6 +3,7 @@ export { ConfigError, env, readEnv, type ConfigOf, type ConfigSpec, type Reader 
 export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './config/runtime-config';
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
+export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { ManualClock, systemClock, type Clock } from './clock';
 export { createDb, type DbHandle } from './db/pool';
 export type { Database } from './db/schema';

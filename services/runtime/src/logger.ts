@@ -1,4 +1,4 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
 
@@ -22,7 +22,11 @@ export const REDACTED_PATHS = [
   '*.DATABASE_URL',
 ];
 
-export function createLogger(options: { level: string; name: string; destination?: pino.DestinationStream }): Logger {
+export function createLogger(options: {
+  level: string;
+  name: string;
+  destination?: DestinationStream;
+}): Logger {
   const config: LoggerOptions = {
     level: options.level,
     name: options.name,

@@ -11,7 +11,12 @@ describe('readEnv', () => {
   };
 
   it('applies defaults for unset and blank variables', () => {
-    expect(readEnv(spec, { PORT: '  ' })).toEqual({ PORT: 8080, BUS: 'memory', VERBOSE: false, BROKERS: ['a:1'] });
+    expect(readEnv(spec, { PORT: '  ' })).toEqual({
+      PORT: 8080,
+      BUS: 'memory',
+      VERBOSE: false,
+      BROKERS: ['a:1'],
+    });
   });
 
   it('parses set variables', () => {
@@ -48,8 +53,12 @@ describe('readEnv', () => {
 
 describe('runtime config', () => {
   it('rejects a DATABASE_URL that is not a PostgreSQL URL, without echoing its password', () => {
-    expect(() => loadRuntimeConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).toThrow(/DATABASE_URL must use postgres/);
-    expect(() => loadRuntimeConfig({ DATABASE_URL: 'not a url:secret@' })).toThrow(/DATABASE_URL must be a URL/);
+    expect(() => loadRuntimeConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).toThrow(
+      /DATABASE_URL must use postgres/,
+    );
+    expect(() => loadRuntimeConfig({ DATABASE_URL: 'not a url:secret@' })).toThrow(
+      /DATABASE_URL must be a URL/,
+    );
   });
 
   it('accepts a PostgreSQL URL', () => {

@@ -106,7 +106,9 @@ function redact(value: string): string {
 }
 
 export type ConfigSpec = Record<string, Reader<unknown>>;
-export type ConfigOf<S extends ConfigSpec> = { readonly [K in keyof S]: S[K] extends Reader<infer T> ? T : never };
+export type ConfigOf<S extends ConfigSpec> = {
+  readonly [K in keyof S]: S[K] extends Reader<infer T> ? T : never;
+};
 
 export function readEnv<S extends ConfigSpec>(spec: S, source: Env): ConfigOf<S> {
   const problems: string[] = [];

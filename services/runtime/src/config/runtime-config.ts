@@ -19,6 +19,8 @@ export const runtimeConfigSpec = {
 
 export type RuntimeConfig = ConfigOf<typeof runtimeConfigSpec>;
 
-export function loadRuntimeConfig(source: Readonly<Record<string, string | undefined>> = process.env): RuntimeConfig {
+export function loadRuntimeConfig(
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): RuntimeConfig {
   return readEnv(runtimeConfigSpec, source);
 }

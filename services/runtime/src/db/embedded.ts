@@ -74,7 +74,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
     postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: options.log ?? (() => undefined),
-    onError: options.log ?? (() => undefined),
+    onError: (error: unknown) => options.log?.(String(error)),
   });
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
     await server.initialise().catch((error: unknown) => {
@@ -82,7 +82,9 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     });
   }
   await server.start().catch((error: unknown) => {
-    throw new Error(`embedded PostgreSQL failed to start on port ${port}: ${String(error ?? 'process exited')}`);
+    throw new Error(
+      `embedded PostgreSQL failed to start on port ${port}: ${String(error ?? 'process exited')}`,
+    );
   });
   const urls = buildUrls(credentials, port, database);
   await ensureDatabase(urls.serverUrl, database);
@@ -134,10 +136,12 @@ async function ensureDatabase(serverUrl: string, database: string): Promise<void
   try {
     const found = await client.query('select 1 from pg_database where datname = $1', [database]);
     if (found.rowCount === 0) {
-      await client.query(`create database "${database.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        // Two processes starting at once may both try; the loser sees duplicate_database.
-        if (error.code !== '42P04') throw error;
-      });
+      await client
+        .query(`create database "${database.replace(/"/g, '""')}"`)
+        .catch((error: { code?: string }) => {
+          // Two processes starting at once may both try; the loser sees duplicate_database.
+          if (error.code !== '42P04') throw error;
+        });
     }
   } finally {
     await client.end();
@@ -158,7 +162,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

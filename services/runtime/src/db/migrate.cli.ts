@@ -10,7 +10,10 @@ async function main(): Promise<void> {
   const database = await openDatabase(config, logger, 'updown-migrate');
   try {
     const applied = await migrateToLatest(database.db);
-    logger.info({ applied }, applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+    logger.info(
+      { applied },
+      applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date',
+    );
   } finally {
     await database.shutdown();
   }

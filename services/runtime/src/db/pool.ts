@@ -12,7 +12,8 @@ const NUMERIC_OID = 1700;
  */
 function parseInt8(value: string): number {
   const parsed = Number(value);
-  if (!Number.isSafeInteger(parsed)) throw new RangeError(`int8 value ${value} is outside the safe integer range`);
+  if (!Number.isSafeInteger(parsed))
+    throw new RangeError(`int8 value ${value} is outside the safe integer range`);
   return parsed;
 }
 

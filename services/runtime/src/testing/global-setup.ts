@@ -41,7 +41,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
     serverUrl = embedded.serverUrl;
   }
   const template = `updown_tpl_${process.pid}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: withDefaultUser(`${serverUrl}/${external ? new URL(external).pathname.slice(1) || 'postgres' : 'postgres'}`) });
+  const admin = new pg.Client({
+    connectionString: withDefaultUser(
+      `${serverUrl}/${external ? new URL(external).pathname.slice(1) || 'postgres' : 'postgres'}`,
+    ),
+  });
   await admin.connect();
   await admin.query(`create database ${template}`);
   const handle = createDb(`${serverUrl}/${template}`, { max: 2 });

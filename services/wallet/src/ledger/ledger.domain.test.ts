@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalTransfer, resolveTransfer, shardFor, SYSTEM_ACCOUNT_SHARDS, type TransferCommand } from './ledger.domain';
+import {
+  canonicalTransfer,
+  resolveTransfer,
+  shardFor,
+  SYSTEM_ACCOUNT_SHARDS,
+  type TransferCommand,
+} from './ledger.domain';
 
 const alice = '00000000-0000-4000-8000-00000000000a';
 const bob = '00000000-0000-4000-8000-00000000000b';
 
-function command(postings: TransferCommand['postings'], overrides: Partial<TransferCommand> = {}): TransferCommand {
+function command(
+  postings: TransferCommand['postings'],
+  overrides: Partial<TransferCommand> = {},
+): TransferCommand {
   return { kind: 'test', idempotencyKey: 'k1', postings, ...overrides };
 }
 
@@ -32,7 +41,9 @@ describe('resolveTransfer', () => {
         { account: { owner: alice, type: 'real' }, amount: 100 },
       ]),
     );
-    expect(result.ok && result.postings[0]?.code).toBe(`house_real:${String(shardFor('k1')).padStart(2, '0')}`);
+    expect(result.ok && result.postings[0]?.code).toBe(
+      `house_real:${String(shardFor('k1')).padStart(2, '0')}`,
+    );
   });
 
   it.each([
@@ -69,7 +80,9 @@ describe('resolveTransfer', () => {
       { account: { owner: bob, type: 'real' as const }, amount: 1 },
     ];
     expect(resolveTransfer(command(ok, { kind: 'Drop Table' }))).toMatchObject({ problem: 'kind' });
-    expect(resolveTransfer(command(ok, { idempotencyKey: '' }))).toMatchObject({ problem: 'idempotency_key' });
+    expect(resolveTransfer(command(ok, { idempotencyKey: '' }))).toMatchObject({
+      problem: 'idempotency_key',
+    });
   });
 });
 
@@ -83,6 +96,8 @@ describe('shardFor', () => {
 
 describe('canonicalTransfer', () => {
   it('differs when an amount differs', () => {
-    expect(canonicalTransfer('x', [{ code: 'a', amount: 1 }])).not.toBe(canonicalTransfer('x', [{ code: 'a', amount: 2 }]));
+    expect(canonicalTransfer('x', [{ code: 'a', amount: 1 }])).not.toBe(
+      canonicalTransfer('x', [{ code: 'a', amount: 2 }]),
+    );
   });
 });

@@ -27,7 +27,8 @@ export type SystemAccountType = (typeof SYSTEM_ACCOUNT_TYPES)[number];
 
 export const SYSTEM_ACCOUNT_SHARDS = 16;
 
-export type AccountRef = { readonly owner: string; readonly type: UserAccountType } | { readonly system: SystemAccountType };
+export type AccountRef =
+  { readonly owner: string; readonly type: UserAccountType } | { readonly system: SystemAccountType };
 
 export interface Posting {
   readonly account: AccountRef;
@@ -79,7 +80,9 @@ export function shardFor(idempotencyKey: string): number {
 }
 
 export function accountCode(ref: AccountRef, idempotencyKey: string): string {
-  return 'system' in ref ? systemAccountCode(ref.system, shardFor(idempotencyKey)) : userAccountCode(ref.owner, ref.type);
+  return 'system' in ref
+    ? systemAccountCode(ref.system, shardFor(idempotencyKey))
+    : userAccountCode(ref.owner, ref.type);
 }
 
 export interface ResolvedPosting {
@@ -121,7 +124,8 @@ export function resolveTransfer(
   for (const posting of command.postings) {
     if (!Number.isSafeInteger(posting.amount)) return fail('amount_not_integer', 'amounts are integer cents');
     if (posting.amount === 0) return fail('amount_zero', 'a posting cannot be zero');
-    if (Math.abs(posting.amount) > POSTING_AMOUNT_MAX) return fail('amount_too_large', 'posting amount is too large');
+    if (Math.abs(posting.amount) > POSTING_AMOUNT_MAX)
+      return fail('amount_too_large', 'posting amount is too large');
     if ('owner' in posting.account && !UUID.test(posting.account.owner)) {
       return fail('bad_owner', 'account owner must be a UUID');
     }

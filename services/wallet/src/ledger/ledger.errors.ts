@@ -19,7 +19,11 @@ export class IdempotencyConflict extends DomainError {
 /** A transfer names an account that was never opened. A programming or data error, not a user's. */
 export class UnknownAccount extends DomainError {
   constructor(readonly accountCodes: readonly string[]) {
-    super('UNKNOWN_ACCOUNT', `One or more ledger accounts were never opened: ${accountCodes.join(', ')}`, 500);
+    super(
+      'UNKNOWN_ACCOUNT',
+      `One or more ledger accounts were never opened: ${accountCodes.join(', ')}`,
+      500,
+    );
     this.name = 'UnknownAccount';
   }
 }

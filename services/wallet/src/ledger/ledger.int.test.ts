@@ -41,7 +41,9 @@ function stake(owner: string, cents: number, key = randomUUID()) {
     { account: { owner, type: 'real' }, amount: -cents },
     { account: { owner, type: 'real_in_play' }, amount: cents },
   ];
-  return database.db.transaction().execute((trx) => transfer(trx, { kind: 'trade_stake', idempotencyKey: key, postings }));
+  return database.db
+    .transaction()
+    .execute((trx) => transfer(trx, { kind: 'trade_stake', idempotencyKey: key, postings }));
 }
 
 describe('ledger', () => {
@@ -62,13 +64,20 @@ describe('ledger', () => {
     const user = await newUser();
     const first = await deposit(user, 10_000);
     expect(first.replayed).toBe(false);
-    expect(first.postings.find((p) => p.accountCode.endsWith(':real'))).toMatchObject({ amount: 10_000, balanceAfter: 10_000 });
+    expect(first.postings.find((p) => p.accountCode.endsWith(':real'))).toMatchObject({
+      amount: 10_000,
+      balanceAfter: 10_000,
+    });
     const second = await stake(user, 2_550);
     expect(second.postings).toEqual([
       { accountCode: `user:${user}:real`, amount: -2_550, balanceAfter: 7_450 },
       { accountCode: `user:${user}:real_in_play`, amount: 2_550, balanceAfter: 2_550 },
     ]);
-    expect(await getUserBalances(database.db, user)).toMatchObject({ real: 7_450, real_in_play: 2_550, demo: 0 });
+    expect(await getUserBalances(database.db, user)).toMatchObject({
+      real: 7_450,
+      real_in_play: 2_550,
+      demo: 0,
+    });
     const history = await listUserTransactions(database.db, user, { limit: 10 });
     expect(history.map((h) => [h.type, h.amount, h.balanceAfter])).toEqual([
       ['trade_stake', -2_550, 7_450],
@@ -78,13 +87,19 @@ describe('ledger', () => {
 
   it('refuses an overdraft with a typed error and changes nothing', async () => {
     const user = await newUser(1_000);
-    const before = await database.db.selectFrom('ledger_postings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const before = await database.db
+      .selectFrom('ledger_postings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     const error = await stake(user, 1_001).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InsufficientFunds);
     expect((error as InsufficientFunds).accountCode).toBe(`user:${user}:real`);
     expect((error as InsufficientFunds).message).toBe('Insufficient balance');
     expect(await getUserBalances(database.db, user)).toMatchObject({ real: 1_000, real_in_play: 0 });
-    const after = await database.db.selectFrom('ledger_postings').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const after = await database.db
+      .selectFrom('ledger_postings')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(after.n).toBe(before.n);
   });
 
@@ -155,13 +170,19 @@ describe('ledger', () => {
     await expect(
       database.db.transaction().execute(async (trx) => {
         const entry = await sql<{ id: number }>`
-          insert into ledger_entries (kind, idempotency_key, request_hash) values ('hand', ${randomUUID()}, 'x') returning id`.execute(trx);
-        const account = await sql<{ id: number }>`select id from ledger_accounts where code = ${`user:${user}:real`}`.execute(trx);
+          insert into ledger_entries (kind, idempotency_key, request_hash) values ('hand', ${randomUUID()}, 'x') returning id`.execute(
+          trx,
+        );
+        const account = await sql<{
+          id: number;
+        }>`select id from ledger_accounts where code = ${`user:${user}:real`}`.execute(trx);
         await sql`insert into ledger_postings (entry_id, account_id, amount, balance_after)
                   values (${entry.rows[0]!.id}, ${account.rows[0]!.id}, 5, 105)`.execute(trx);
       }),
     ).rejects.toThrow(/does not balance/);
-    await expect(sql`update ledger_postings set amount = amount + 1`.execute(database.db)).rejects.toThrow(/append-only/);
+    await expect(sql`update ledger_postings set amount = amount + 1`.execute(database.db)).rejects.toThrow(
+      /append-only/,
+    );
     await expect(sql`delete from ledger_entries`.execute(database.db)).rejects.toThrow(/append-only/);
     expect((await verifyLedger(database.db)).ok).toBe(true);
   });

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { USER_ACCOUNT_TYPES, type AccountRef, type SystemAccountType, type UserAccountType } from './ledger.domain';
+import {
+  USER_ACCOUNT_TYPES,
+  type AccountRef,
+  type SystemAccountType,
+  type UserAccountType,
+} from './ledger.domain';
 import { InsufficientFunds } from './ledger.errors';
 import { transfer } from './ledger.repository';
 import { verifyLedger } from './verify';
@@ -14,11 +19,20 @@ import { verifyLedger } from './verify';
  * from the transfers that were acknowledged.
  */
 
-const USERS = Array.from({ length: 6 }, (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`);
+const USERS = Array.from(
+  { length: 6 },
+  (_, i) => `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+);
 const SYSTEMS: SystemAccountType[] = ['house_real', 'payments_clearing', 'bonus_pool'];
 
 const accountArb: fc.Arbitrary<AccountRef> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ owner: fc.constantFrom(...USERS), type: fc.constantFrom<UserAccountType>(...USER_ACCOUNT_TYPES) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      owner: fc.constantFrom(...USERS),
+      type: fc.constantFrom<UserAccountType>(...USER_ACCOUNT_TYPES),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ system: fc.constantFrom(...SYSTEMS) }) },
 );
 
@@ -26,11 +40,16 @@ const accountArb: fc.Arbitrary<AccountRef> = fc.oneof(
 const transferArb = fc
   .uniqueArray(accountArb, { minLength: 2, maxLength: 4, selector: (a) => JSON.stringify(a) })
   .chain((accounts) =>
-    fc.array(fc.integer({ min: 1, max: 5_000 }), { minLength: accounts.length - 1, maxLength: accounts.length - 1 }).map((amounts) => {
-      const debits = amounts.map((amount, i) => ({ account: accounts[i]!, amount: -amount }));
-      const total = amounts.reduce((a, b) => a + b, 0);
-      return [...debits, { account: accounts[accounts.length - 1]!, amount: total }];
-    }),
+    fc
+      .array(fc.integer({ min: 1, max: 5_000 }), {
+        minLength: accounts.length - 1,
+        maxLength: accounts.length - 1,
+      })
+      .map((amounts) => {
+        const debits = amounts.map((amount, i) => ({ account: accounts[i]!, amount: -amount }));
+        const total = amounts.reduce((a, b) => a + b, 0);
+        return [...debits, { account: accounts[accounts.length - 1]!, amount: total }];
+      }),
   );
 
 let database: TestDatabase;
@@ -62,7 +81,10 @@ function keyOf(ref: AccountRef): string {
 }
 
 async function balancesByRef(): Promise<Map<string, number>> {
-  const rows = await database.db.selectFrom('ledger_accounts').select(['code', 'owner_id', 'type', 'balance']).execute();
+  const rows = await database.db
+    .selectFrom('ledger_accounts')
+    .select(['code', 'owner_id', 'type', 'balance'])
+    .execute();
   const out = new Map<string, number>();
   for (const row of rows) {
     const key = row.owner_id ? `user:${row.owner_id}:${row.type}` : `system:${row.type}`;
@@ -76,37 +98,46 @@ describe('ledger under random concurrent transfers', () => {
     let acknowledged = 0;
     let refused = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(transferArb, { minLength: 10, maxLength: 60 }), fc.integer({ min: 0, max: 4 }), async (transfers, replays) => {
-        const before = await balancesByRef();
-        const commands = transfers.map((postings) => ({ kind: 'property', idempotencyKey: randomUUID(), postings }));
-        // Some commands are sent twice, concurrently, to exercise idempotent replays in the mix.
-        const sent = [...commands, ...commands.slice(0, replays)];
-        const results = await Promise.allSettled(
-          sent.map((command) => database.db.transaction().execute((trx) => transfer(trx, command))),
-        );
-        const model = new Map(before);
-        const applied = new Set<string>();
-        results.forEach((result, i) => {
-          const command = sent[i]!;
-          if (result.status === 'rejected') {
-            expect(result.reason).toBeInstanceOf(InsufficientFunds);
-            refused++;
-            return;
-          }
-          if (result.value.replayed || applied.has(command.idempotencyKey)) return;
-          applied.add(command.idempotencyKey);
-          acknowledged++;
-          for (const posting of command.postings) {
-            const key = keyOf(posting.account);
-            model.set(key, (model.get(key) ?? 0) + posting.amount);
-          }
-        });
-        const after = await balancesByRef();
-        for (const [key, value] of model) expect(after.get(key) ?? 0, key).toBe(value);
-        for (const [key, value] of after) if (key.startsWith('user:')) expect(value, key).toBeGreaterThanOrEqual(0);
-        const report = await verifyLedger(database.db);
-        expect(report.violations).toEqual([]);
-      }),
+      fc.asyncProperty(
+        fc.array(transferArb, { minLength: 10, maxLength: 60 }),
+        fc.integer({ min: 0, max: 4 }),
+        async (transfers, replays) => {
+          const before = await balancesByRef();
+          const commands = transfers.map((postings) => ({
+            kind: 'property',
+            idempotencyKey: randomUUID(),
+            postings,
+          }));
+          // Some commands are sent twice, concurrently, to exercise idempotent replays in the mix.
+          const sent = [...commands, ...commands.slice(0, replays)];
+          const results = await Promise.allSettled(
+            sent.map((command) => database.db.transaction().execute((trx) => transfer(trx, command))),
+          );
+          const model = new Map(before);
+          const applied = new Set<string>();
+          results.forEach((result, i) => {
+            const command = sent[i]!;
+            if (result.status === 'rejected') {
+              expect(result.reason).toBeInstanceOf(InsufficientFunds);
+              refused++;
+              return;
+            }
+            if (result.value.replayed || applied.has(command.idempotencyKey)) return;
+            applied.add(command.idempotencyKey);
+            acknowledged++;
+            for (const posting of command.postings) {
+              const key = keyOf(posting.account);
+              model.set(key, (model.get(key) ?? 0) + posting.amount);
+            }
+          });
+          const after = await balancesByRef();
+          for (const [key, value] of model) expect(after.get(key) ?? 0, key).toBe(value);
+          for (const [key, value] of after)
+            if (key.startsWith('user:')) expect(value, key).toBeGreaterThanOrEqual(0);
+          const report = await verifyLedger(database.db);
+          expect(report.violations).toEqual([]);
+        },
+      ),
       { numRuns: 25 },
     );
     // The generator must exercise both outcomes, or the property proves little.

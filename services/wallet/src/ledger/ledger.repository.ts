@@ -38,7 +38,9 @@ export async function transfer(
 ): Promise<TransferResult> {
   const resolved = resolveTransfer(command);
   if (!resolved.ok) throw new InvalidTransfer(resolved.problem, resolved.message);
-  const requestHash = createHash('sha256').update(canonicalTransfer(command.kind, resolved.postings)).digest('hex');
+  const requestHash = createHash('sha256')
+    .update(canonicalTransfer(command.kind, resolved.postings))
+    .digest('hex');
 
   const inserted = await trx
     .insertInto('ledger_entries')
@@ -89,7 +91,11 @@ export async function transfer(
   }
 }
 
-async function replay(trx: Transaction<Database>, idempotencyKey: string, requestHash: string): Promise<TransferResult> {
+async function replay(
+  trx: Transaction<Database>,
+  idempotencyKey: string,
+  requestHash: string,
+): Promise<TransferResult> {
   const entry = await trx
     .selectFrom('ledger_entries')
     .select(['id', 'request_hash'])
@@ -127,10 +133,15 @@ function translateError(error: unknown, codes: string[]): unknown {
 }
 
 /** Opens every account a user needs, at zero. Idempotent. */
-export async function openUserAccounts(trx: Kysely<Database> | Transaction<Database>, ownerId: string): Promise<void> {
+export async function openUserAccounts(
+  trx: Kysely<Database> | Transaction<Database>,
+  ownerId: string,
+): Promise<void> {
   await trx
     .insertInto('ledger_accounts')
-    .values(USER_ACCOUNT_TYPES.map((type) => ({ code: userAccountCode(ownerId, type), owner_id: ownerId, type })))
+    .values(
+      USER_ACCOUNT_TYPES.map((type) => ({ code: userAccountCode(ownerId, type), owner_id: ownerId, type })),
+    )
     .onConflict((oc) => oc.column('code').doNothing())
     .execute();
 }
@@ -173,7 +184,16 @@ export async function listUserTransactions(
     .selectFrom('ledger_postings as p')
     .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
     .innerJoin('ledger_entries as e', 'e.id', 'p.entry_id')
-    .select(['p.id', 'p.entry_id', 'e.kind', 'a.type', 'p.amount', 'p.balance_after', 'p.created_at', 'e.ref'])
+    .select([
+      'p.id',
+      'p.entry_id',
+      'e.kind',
+      'a.type',
+      'p.amount',
+      'p.balance_after',
+      'p.created_at',
+      'e.ref',
+    ])
     .where('a.owner_id', '=', ownerId)
     .where('a.type', 'in', [...types])
     .orderBy('p.id', 'desc')

@@ -22,7 +22,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(`ledger verification could not run: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      `ledger verification could not run: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(2);
   },
 );

@@ -67,10 +67,16 @@ describe('ledger verification', () => {
   });
 
   it('fails, naming the damage, after a posting is corrupted by hand', async () => {
-    await corrupt(sql`update ledger_postings set amount = amount + 1 where id = (select max(id) from ledger_postings)`);
+    await corrupt(
+      sql`update ledger_postings set amount = amount + 1 where id = (select max(id) from ledger_postings)`,
+    );
     const report = await verifyLedger(database.db);
     expect(report.ok).toBe(false);
-    expect(report.violations.map((v) => v.check).sort()).toEqual(['balance_after_mismatch', 'balance_mismatch', 'entry_unbalanced']);
+    expect(report.violations.map((v) => v.check).sort()).toEqual([
+      'balance_after_mismatch',
+      'balance_mismatch',
+      'entry_unbalanced',
+    ]);
     const result = await cli();
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/VIOLATION/);

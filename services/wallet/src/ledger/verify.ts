@@ -12,7 +12,12 @@ import type { Database } from '@updown/runtime';
  */
 
 export interface Violation {
-  readonly check: 'entry_unbalanced' | 'entry_too_few_postings' | 'balance_mismatch' | 'balance_after_mismatch' | 'negative_balance';
+  readonly check:
+    | 'entry_unbalanced'
+    | 'entry_too_few_postings'
+    | 'balance_mismatch'
+    | 'balance_after_mismatch'
+    | 'negative_balance';
   readonly detail: string;
 }
 
@@ -40,29 +45,49 @@ export async function verifyLedger(db: Kysely<Database>): Promise<LedgerReport> 
                (select count(*) from ledger_postings) as postings,
                (select count(*) from ledger_accounts) as accounts`.execute(trx);
       const checks = await Promise.all([
-        run(trx, 'entry_unbalanced', sql`
+        run(
+          trx,
+          'entry_unbalanced',
+          sql`
           select format('entry %s postings sum to %s', entry_id, sum(amount)) as detail, count(*) over () as total
-          from ledger_postings group by entry_id having sum(amount) <> 0 order by entry_id`),
-        run(trx, 'entry_too_few_postings', sql`
+          from ledger_postings group by entry_id having sum(amount) <> 0 order by entry_id`,
+        ),
+        run(
+          trx,
+          'entry_too_few_postings',
+          sql`
           select format('entry %s (%s) has %s posting(s)', e.id, e.kind, count(p.id)) as detail, count(*) over () as total
           from ledger_entries e left join ledger_postings p on p.entry_id = e.id
-          group by e.id having count(p.id) < 2 order by e.id`),
-        run(trx, 'balance_mismatch', sql`
+          group by e.id having count(p.id) < 2 order by e.id`,
+        ),
+        run(
+          trx,
+          'balance_mismatch',
+          sql`
           select format('account %s balance %s but postings sum to %s', a.code, a.balance, coalesce(sum(p.amount), 0)) as detail,
                  count(*) over () as total
           from ledger_accounts a left join ledger_postings p on p.account_id = a.id
-          group by a.id having a.balance <> coalesce(sum(p.amount), 0) order by a.id`),
-        run(trx, 'balance_after_mismatch', sql`
+          group by a.id having a.balance <> coalesce(sum(p.amount), 0) order by a.id`,
+        ),
+        run(
+          trx,
+          'balance_after_mismatch',
+          sql`
           select format('posting %s on account %s has balance_after %s, running sum %s', id, account_id, balance_after, running) as detail,
                  count(*) over () as total
           from (
             select id, account_id, balance_after,
                    sum(amount) over (partition by account_id order by id) as running
             from ledger_postings
-          ) t where balance_after <> running order by id`),
-        run(trx, 'negative_balance', sql`
+          ) t where balance_after <> running order by id`,
+        ),
+        run(
+          trx,
+          'negative_balance',
+          sql`
           select format('account %s is negative: %s', code, balance) as detail, count(*) over () as total
-          from ledger_accounts where not may_go_negative and balance < 0 order by id`),
+          from ledger_accounts where not may_go_negative and balance < 0 order by id`,
+        ),
       ]);
       const violations = checks.flatMap((c) => c.listed);
       const truncated = checks.reduce((sum, c) => sum + c.total - c.listed.length, 0);
@@ -76,7 +101,10 @@ async function run(
   check: Violation['check'],
   query: ReturnType<typeof sql<unknown>>,
 ): Promise<{ listed: Violation[]; total: number }> {
-  const { rows } = await sql<{ detail: string; total: number }>`select * from (${query}) v limit ${LISTED_PER_CHECK_MAX}`.execute(trx);
+  const { rows } = await sql<{
+    detail: string;
+    total: number;
+  }>`select * from (${query}) v limit ${LISTED_PER_CHECK_MAX}`.execute(trx);
   return { listed: rows.map((r) => ({ check, detail: r.detail })), total: rows[0]?.total ?? 0 };
 }
 
@@ -85,5 +113,7 @@ export function formatReport(report: LedgerReport): string {
   if (report.ok) return `${head}: OK (balanced entries, balances match postings, no negative user balance)`;
   const lines = report.violations.map((v) => `  ${v.check}: ${v.detail}`);
   const more = report.truncated > 0 ? [`  ... and ${report.truncated} more`] : [];
-  return [`${head}: ${report.violations.length + report.truncated} VIOLATION(S)`, ...lines, ...more].join('\n');
+  return [`${head}: ${report.violations.length + report.truncated} VIOLATION(S)`, ...lines, ...more].join(
+    '\n',
+  );
 }

@@ -15,7 +15,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       published_at timestamptz
     )`.execute(db);
   await sql`create index outbox_unpublished on outbox (id) where published_at is null`.execute(db);
-  await sql`create index outbox_published_at on outbox (published_at) where published_at is not null`.execute(db);
+  await sql`create index outbox_published_at on outbox (published_at) where published_at is not null`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -3,7 +3,13 @@ import { sql, type Kysely } from 'kysely';
 /** How many rows each system (house, clearing, pool) account is spread over; see DESIGN §2 "Hot accounts". */
 export const SYSTEM_ACCOUNT_SHARDS = 16;
 
-export const SYSTEM_ACCOUNT_TYPES = ['house_real', 'house_demo', 'payments_clearing', 'bonus_pool', 'demo_issuance'] as const;
+export const SYSTEM_ACCOUNT_TYPES = [
+  'house_real',
+  'house_demo',
+  'payments_clearing',
+  'bonus_pool',
+  'demo_issuance',
+] as const;
 
 /**
  * The double-entry ledger. Invariants the database itself enforces:
@@ -24,7 +30,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at timestamptz not null default now(),
       constraint ledger_accounts_non_negative check (may_go_negative or balance >= 0)
     )`.execute(db);
-  await sql`create index ledger_accounts_owner on ledger_accounts (owner_id) where owner_id is not null`.execute(db);
+  await sql`create index ledger_accounts_owner on ledger_accounts (owner_id) where owner_id is not null`.execute(
+    db,
+  );
 
   await sql`
     create table ledger_entries (
