@@ -1,0 +1,3 @@
+export { ErrorResponse } from './errors';
+export { HealthResponse, NotReadyResponse, ReadinessChecks, ReadinessResponse } from './health';
+export { RequestBody } from './request-body';

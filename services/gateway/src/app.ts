@@ -1,0 +1,88 @@
+import path from 'node:path';
+import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import type { Database, Logger, Registry } from '@updown/runtime';
+import { REPO_ROOT, type GatewayConfig } from './config';
+import { registerConsole, resolveConsoleRoot } from './http/console';
+import { registerDocs } from './http/docs';
+import { registerDrain } from './http/drain';
+import { registerErrorHandler } from './http/error-handler';
+import { databaseReadiness, registerHealthRoutes, type Readiness } from './http/health';
+import type { GatewayInstance } from './http/instance';
+import { registerHttpMetrics, registerMetricsRoute } from './http/metrics';
+import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
+import { registerSecurity } from './http/security';
+import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/validation';
+
+/**
+ * A route module a later feature plugs in; it inherits the error handler, hooks and decorators.
+ * Write it as a `FastifyPluginAsyncTypebox` so TypeBox schemas type `request.body` and replies.
+ */
+export type GatewayPlugin = FastifyPluginAsyncTypebox | FastifyPluginAsync;
+
+export interface GatewayDeps {
+  config: Pick<GatewayConfig, 'CONSOLE_DIR' | 'CORS_ORIGINS' | 'BODY_LIMIT_BYTES'>;
+  logger: Logger;
+  registry: Registry;
+  db: Kysely<Database>;
+  /** Defaults to: PostgreSQL answers and every migration is applied. */
+  readiness?: Readiness;
+  /** Registered after the core, in order. */
+  plugins?: readonly GatewayPlugin[];
+}
+
+export const PLACEHOLDER_DIR = path.join(REPO_ROOT, 'console', 'placeholder');
+
+/**
+ * The gateway's HTTP application, configured but not listening: `server.ts` listens, tests call
+ * `app.inject()`. The order below matters: the error handler, hooks and docs collector are
+ * installed on the root before any route so that every route, including `deps.plugins`, gets them.
+ */
+export function buildApp(deps: GatewayDeps): GatewayInstance {
+  const app = Fastify({
+    // pino's Logger is wider than Fastify's base logger type; widening here keeps one instance type.
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    logController: new GatewayLogController(),
+    genReqId,
+    bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    ajv: ajvOptions,
+    schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() } },
+    // On close, idle keep-alive sockets are dropped at once; in-flight requests still finish.
+    forceCloseConnections: 'idle',
+    // See drain.ts: requests on connections already open while closing are served, not refused
+    // with Fastify's own 503 body (which is not the API's error shape).
+    return503OnClosing: false,
+    // Beyond this a slow client is cut off instead of holding a socket and its memory.
+    requestTimeout: 60_000,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body !== undefined) assertStrictBody(route.method, route.url, route.schema.body);
+  });
+  registerErrorHandler(app);
+  registerRequestId(app);
+  registerDrain(app);
+  registerSecurity(app, deps.config.CORS_ORIGINS);
+  registerDocs(app);
+  registerHttpMetrics(app, deps.registry);
+
+  // Routes go in a child context so they are added after the docs plugin has loaded and is
+  // collecting them; hooks, the error handler and the 404 handler stay on the root.
+  const readiness = deps.readiness ?? databaseReadiness(deps.db, deps.logger);
+  void app.register(async (operations) => {
+    registerHealthRoutes(operations, readiness);
+    registerMetricsRoute(operations, deps.registry);
+  });
+  const consoleSource = resolveConsoleRoot(deps.config.CONSOLE_DIR, PLACEHOLDER_DIR);
+  if (consoleSource.placeholder) {
+    deps.logger.info(
+      { consoleDir: deps.config.CONSOLE_DIR },
+      'console not built; serving the placeholder page',
+    );
+  }
+  registerConsole(app, consoleSource);
+
+  for (const plugin of deps.plugins ?? []) void app.register(plugin);
+  return app;
+}

@@ -1,0 +1,37 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { GatewayInstance } from './instance';
+
+export const DOCS_PREFIX = '/docs';
+
+/**
+ * OpenAPI 3 generated from the route schemas (the same TypeBox objects that validate and
+ * serialise), served as JSON at `/docs/json` and browsable at `/docs`. Registered before any
+ * route so every later route, including those in `deps.plugins`, is collected.
+ */
+export function registerDocs(app: GatewayInstance): void {
+  void app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Updown API',
+        description: 'Fixed-time trades, wallet and admin API. Every error body is `{detail, code}`.',
+        version: '0.1.0',
+      },
+      tags: [{ name: 'operations', description: 'Health, readiness and metrics' }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  });
+  void app.register(swaggerUi, {
+    routePrefix: DOCS_PREFIX,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    // The page loads only same-origin scripts, so the gateway's CSP (security.ts) covers it, but
+    // Swagger UI sets one inline style at run time. Allow inline styles on the docs pages only.
+    staticCSP: false,
+    transformStaticCSP: (header) => header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
+  });
+}

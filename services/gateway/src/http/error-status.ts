@@ -1,0 +1,43 @@
+/**
+ * The one table from error code to HTTP status. Services raise `DomainError`s with a code; only
+ * this edge decides what status that code means. A code missing here is a 500, which is the safe
+ * failure: it is logged with its stack and the client sees no internals. Add a row when a new
+ * code is introduced.
+ *
+ * The first code listed for a status is the generic one, used for errors raised by Fastify and its
+ * plugins (malformed JSON, body too large, a missing bearer token) which carry a status but none
+ * of our codes.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION: 400,
+  INSUFFICIENT_FUNDS: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  NOT_ACCEPTABLE: 406,
+  CONFLICT: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  NOT_READY: 503,
+} as const satisfies Record<string, number>;
+
+export type KnownErrorCode = keyof typeof ERROR_STATUS;
+
+const genericCodeByStatus = new Map<number, string>();
+for (const [code, status] of Object.entries(ERROR_STATUS)) {
+  if (!genericCodeByStatus.has(status)) genericCodeByStatus.set(status, code);
+}
+
+export function statusForCode(code: string): number {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+}
+
+/** The code reported for an error that came with a status but no code of ours. */
+export function codeForStatus(status: number): string {
+  return genericCodeByStatus.get(status) ?? (status >= 500 ? 'INTERNAL' : 'BAD_REQUEST');
+}

@@ -1,0 +1,123 @@
+import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
+
+type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
+
+/**
+ * Request validation rules, in one place:
+ *
+ * - JSON bodies are validated as sent: no type coercion (`"5"` is not a number) and no silent
+ *   removal of unknown fields. Body schemas say `additionalProperties: false` (build them with
+ *   `RequestBody` from `@updown/schemas/api`), so an unknown field is a 400 naming it; routes whose
+ *   body schema leaves that open are refused when they are registered (see `assertStrictBody`).
+ * - Query strings, path parameters and headers arrive as text, so they are coerced
+ *   (`?limit=20` becomes the number 20, a repeated key an array).
+ */
+export const ajvOptions = {
+  customOptions: { removeAdditional: false, useDefaults: true, allErrors: false },
+} satisfies FastifyServerOptions['ajv'];
+
+type BuildValidator = ReturnType<typeof AjvCompiler>;
+
+/** Fastify's own Ajv compiler, twice: strict for bodies, coercing for the parts that are text. */
+export function buildValidatorFactory(): BuildValidator {
+  const pool = AjvCompiler();
+  const factory: BuildValidator = (externalSchemas, options) => {
+    const custom = options?.mode === 'JTD' ? {} : (options?.customOptions ?? {});
+    const shared = { plugins: options?.plugins ?? [] };
+    const body = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: false } });
+    const text = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: 'array' } });
+    return ((route: { httpPart?: string }) =>
+      (route.httpPart === 'body' ? body : text)(route as never)) as never;
+  };
+  return factory;
+}
+
+const PART_NOUN: Record<SchemaErrorDataVar, string> = {
+  body: 'body',
+  querystring: 'query parameter',
+  params: 'path parameter',
+  headers: 'header',
+};
+
+/** `/items/0/name` → `items[0].name`. */
+function fieldName(pointer: string, child?: unknown): string {
+  const segments = pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (typeof child === 'string') segments.push(child);
+  return segments.reduce((name, segment) => {
+    if (/^\d+$/.test(segment)) return `${name}[${segment}]`;
+    return name === '' ? segment : `${name}.${segment}`;
+  }, '');
+}
+
+/**
+ * One readable sentence for the first validation problem, naming the field:
+ * `amount must be >= 1`, `direction must be one of: UP, DOWN`, `foo is not allowed`,
+ * `query parameter limit must be integer`.
+ */
+export function describeValidationError(
+  errors: readonly FastifySchemaValidationError[],
+  part: SchemaErrorDataVar | undefined,
+): string {
+  const first = errors[0];
+  if (!first) return 'Invalid request';
+  const noun = PART_NOUN[part ?? 'body'];
+  const name = fieldName(first.instancePath, first.params.missingProperty ?? first.params.additionalProperty);
+  const subject = name === '' ? noun : part === 'body' || part === undefined ? name : `${noun} ${name}`;
+
+  switch (first.keyword) {
+    case 'required':
+      return `${subject} is required`;
+    case 'additionalProperties':
+      return `${subject} is not allowed`;
+    case 'enum':
+      return `${subject} must be one of: ${(first.params.allowedValues as unknown[]).join(', ')}`;
+  }
+  // A union of literals (TypeBox `Union([Literal('UP'), Literal('DOWN')])`) fails as one `const`
+  // error per branch followed by `anyOf`; list the allowed values instead of the first branch.
+  const atField = errors.filter((e) => e.instancePath === first.instancePath);
+  const allowed = atField.filter((e) => e.keyword === 'const').map((e) => e.params.allowedValue);
+  if (allowed.length > 0 && atField.some((e) => e.keyword === 'anyOf')) {
+    return `${subject} must be one of: ${allowed.join(', ')}`;
+  }
+  return `${subject} ${first.message ?? 'is invalid'}`;
+}
+
+/** Object schemas inside `schema` that leave `additionalProperties` unspecified, as paths. */
+export function looseObjects(schema: unknown, at = 'body', depth = 0): string[] {
+  if (depth > 32 || typeof schema !== 'object' || schema === null) return [];
+  const node = schema as Record<string, unknown>;
+  const found: string[] = [];
+  const isObject = node.type === 'object' || (node.type === undefined && typeof node.properties === 'object');
+  // `patternProperties` (TypeBox `Record`) states which keys are allowed, so it counts as explicit.
+  if (isObject && node.additionalProperties === undefined && node.patternProperties === undefined)
+    found.push(at);
+  for (const [key, child] of Object.entries((node.properties as Record<string, unknown> | undefined) ?? {})) {
+    found.push(...looseObjects(child, `${at}.${key}`, depth + 1));
+  }
+  for (const key of ['items', 'additionalProperties', 'not'] as const) {
+    found.push(...looseObjects(node[key], `${at}.${key}`, depth + 1));
+  }
+  for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) {
+    const list = node[key];
+    if (Array.isArray(list))
+      list.forEach((child, i) => found.push(...looseObjects(child, `${at}.${key}[${i}]`, depth + 1)));
+  }
+  for (const child of Object.values((node.patternProperties as Record<string, unknown> | undefined) ?? {})) {
+    found.push(...looseObjects(child, `${at}.patternProperties`, depth + 1));
+  }
+  return found;
+}
+
+/** Registration-time check of the body convention; a violation is a programming error. */
+export function assertStrictBody(method: string | string[], url: string, body: unknown): void {
+  const loose = looseObjects(body);
+  if (loose.length > 0) {
+    throw new Error(
+      `${String(method)} ${url}: request body objects must set additionalProperties (use RequestBody from @updown/schemas/api); open at ${loose.join(', ')}`,
+    );
+  }
+}
