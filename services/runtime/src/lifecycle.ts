@@ -30,12 +30,15 @@ export class Lifecycle {
     return this.stopping;
   }
 
-  /** Shuts down on SIGTERM and SIGINT, then exits: 0 when clean, 1 otherwise. A second signal exits at once. */
+  /**
+   * Shuts down on SIGTERM and SIGINT, then exits: 0 when clean, 1 otherwise. A repeated signal
+   * does not cut the shutdown short: Ctrl-C reaches every process of the group (npm, tsx, node)
+   * and tsx relays it again, so one keypress arrives twice. The timeout bounds the wait instead.
+   */
   handleSignals(exit: (code: number) => void = (code) => process.exit(code)): void {
     const onSignal = (signal: NodeJS.Signals) => {
       if (this.stopping) {
-        this.logger.warn({ signal }, 'second signal: exiting without waiting');
-        exit(1);
+        this.logger.info({ signal }, 'already shutting down');
         return;
       }
       void this.shutdown(signal).then((clean) => exit(clean ? 0 : 1));
