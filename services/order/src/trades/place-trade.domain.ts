@@ -1,0 +1,142 @@
+import { DomainError } from '@updown/runtime/errors';
+
+/**
+ * The rules of accepting a trade (DESIGN §3), as a pure decision: given what the order service
+ * knows at the instant it accepts (pair, latest tick, settings, balances, bonus) and the command,
+ * either a trade to write or the reason it is refused. Time comes in with the command.
+ */
+
+export const TRADE_DURATIONS_SEC = [60, 120, 180, 240, 300, 900, 1800, 2700, 3600] as const;
+export const MIN_STAKE_CENTS = 100;
+/** A pair whose latest tick is older than this cannot be traded: the entry price would be stale. */
+export const PRICE_AGE_MS_MAX = 5_000;
+/** With an active bonus, a real stake is at most this share of the bonus amount. */
+export const BONUS_MAX_STAKE_SHARE_PCT = 20;
+
+export type Direction = 'UP' | 'DOWN';
+export type AccountType = 'demo' | 'real';
+
+export interface PlaceTradeCommand {
+  readonly userId: string;
+  readonly pair: string;
+  readonly direction: Direction;
+  readonly amountCents: number;
+  readonly durationSec: number;
+  readonly accountType: AccountType;
+  readonly now: number;
+}
+
+export interface PlacementState {
+  readonly pair:
+    { readonly symbol: string; readonly active: boolean; readonly payoutPct: number } | undefined;
+  readonly latestTick:
+    { readonly price: number; readonly ts: number; readonly tickId: number | null } | undefined;
+  readonly maxStakeCents: number;
+  readonly balances: { readonly real: number; readonly bonus: number; readonly demo: number };
+  /** The credited amount of the user's active bonus, if one is active. */
+  readonly activeBonusCents: number | undefined;
+}
+
+export interface AcceptedTrade {
+  readonly pair: string;
+  readonly direction: Direction;
+  readonly accountType: AccountType;
+  readonly amountCents: number;
+  readonly payoutPct: number;
+  readonly entryPrice: number;
+  readonly entryTs: number;
+  readonly entryTickId: number | null;
+  readonly acceptedAt: number;
+  readonly expiryTs: number;
+  readonly durationSec: number;
+  /** Where the stake comes from: real cash first, then bonus (demo trades use demo only). */
+  readonly stakeFromCashCents: number;
+  readonly stakeFromBonusCents: number;
+}
+
+export class InvalidAmount extends DomainError {
+  constructor() {
+    super('INVALID_AMOUNT', 'Please enter a valid amount');
+  }
+}
+export class StakeOutOfBounds extends DomainError {
+  constructor(message: string) {
+    super('STAKE_OUT_OF_BOUNDS', message);
+  }
+}
+export class InvalidDuration extends DomainError {
+  constructor() {
+    super('INVALID_DURATION', `Duration must be one of ${TRADE_DURATIONS_SEC.join(', ')} seconds`);
+  }
+}
+export class PairNotTradable extends DomainError {
+  constructor(pair: string, reason: 'unknown' | 'inactive') {
+    super(
+      reason === 'unknown' ? 'UNKNOWN_PAIR' : 'PAIR_INACTIVE',
+      reason === 'unknown' ? `Unknown pair: ${pair}` : `${pair} is not available for trading right now`,
+    );
+  }
+}
+export class StalePrice extends DomainError {
+  constructor(pair: string) {
+    super('STALE_PRICE', `No fresh price for ${pair}; please try again in a moment`);
+  }
+}
+export class InsufficientBalance extends DomainError {
+  constructor() {
+    super('INSUFFICIENT_FUNDS', 'Insufficient balance');
+  }
+}
+
+export function dollars(cents: number): string {
+  return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function decidePlacement(state: PlacementState, command: PlaceTradeCommand): AcceptedTrade {
+  if (!Number.isSafeInteger(command.amountCents) || command.amountCents <= 0) throw new InvalidAmount();
+  if (command.amountCents < MIN_STAKE_CENTS)
+    throw new StakeOutOfBounds(`Minimum trade amount is ${dollars(MIN_STAKE_CENTS)}`);
+  if (command.amountCents > state.maxStakeCents) {
+    throw new StakeOutOfBounds(`Maximum trade amount is ${dollars(state.maxStakeCents)}`);
+  }
+  if (!(TRADE_DURATIONS_SEC as readonly number[]).includes(command.durationSec)) throw new InvalidDuration();
+  if (!state.pair) throw new PairNotTradable(command.pair, 'unknown');
+  if (!state.pair.active) throw new PairNotTradable(command.pair, 'inactive');
+  const tick = state.latestTick;
+  if (!tick || command.now - tick.ts > PRICE_AGE_MS_MAX || tick.ts > command.now + PRICE_AGE_MS_MAX) {
+    throw new StalePrice(command.pair);
+  }
+
+  let fromCash: number;
+  let fromBonus = 0;
+  if (command.accountType === 'demo') {
+    if (state.balances.demo < command.amountCents) throw new InsufficientBalance();
+    fromCash = command.amountCents;
+  } else {
+    if (state.activeBonusCents !== undefined) {
+      const cap = Math.floor((state.activeBonusCents * BONUS_MAX_STAKE_SHARE_PCT) / 100);
+      if (command.amountCents > cap) {
+        throw new StakeOutOfBounds(`With an active bonus the maximum stake is ${dollars(cap)}`);
+      }
+    }
+    fromCash = Math.min(state.balances.real, command.amountCents);
+    fromBonus = command.amountCents - fromCash;
+    if (fromBonus > state.balances.bonus) throw new InsufficientBalance();
+  }
+
+  return {
+    pair: state.pair.symbol,
+    direction: command.direction,
+    accountType: command.accountType,
+    amountCents: command.amountCents,
+    payoutPct: state.pair.payoutPct,
+    entryPrice: tick.price,
+    entryTs: tick.ts,
+    entryTickId: tick.tickId,
+    acceptedAt: command.now,
+    expiryTs: command.now + command.durationSec * 1000,
+    durationSec: command.durationSec,
+    stakeFromCashCents: fromCash,
+    stakeFromBonusCents: fromBonus,
+  };
+}
