@@ -10,3 +10,5 @@ export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
+export * from './bus/index';
+export * from './outbox/index';

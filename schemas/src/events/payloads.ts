@@ -1,0 +1,81 @@
+import { Type, type Static } from '@sinclair/typebox';
+import './formats';
+
+/**
+ * Payloads of the events on the bus. Money is integer cents; instants are Unix epoch
+ * milliseconds (`ts`, `entryTs`, ...) so that consumers never parse dates on the hot path.
+ */
+
+const EpochMs = (description: string) =>
+  Type.Integer({ minimum: 0, description: `${description} (Unix epoch ms)` });
+const Pair = Type.String({ minLength: 1, maxLength: 32, description: 'Trading pair, e.g. EURUSD' });
+const Uuid = (description: string) => Type.String({ format: 'uuid', description });
+const AccountType = Type.Union([Type.Literal('demo'), Type.Literal('real')], {
+  description: 'Which book the trade belongs to',
+});
+
+export const MarketTickPayload = Type.Object(
+  {
+    pair: Pair,
+    price: Type.Number({ exclusiveMinimum: 0, description: 'Price of the pair at `ts`' }),
+    ts: EpochMs('When the price was observed'),
+  },
+  { title: 'MarketTickPayload' },
+);
+export type MarketTickPayload = Static<typeof MarketTickPayload>;
+
+export const TradeDirection = Type.Union([Type.Literal('UP'), Type.Literal('DOWN')]);
+export type TradeDirection = Static<typeof TradeDirection>;
+
+export const TradeOpenedPayload = Type.Object(
+  {
+    tradeId: Uuid('Trade id'),
+    userId: Uuid('Owner of the trade'),
+    pair: Pair,
+    direction: TradeDirection,
+    amountCents: Type.Integer({ minimum: 1, description: 'Stake in cents' }),
+    payoutPct: Type.Number({
+      minimum: 0,
+      maximum: 1000,
+      description: 'Payout percentage fixed at placement',
+    }),
+    entryPrice: Type.Number({
+      exclusiveMinimum: 0,
+      description: 'Latest tick price when the trade was accepted',
+    }),
+    entryTs: EpochMs('Time of the entry tick'),
+    expiryTs: EpochMs('When the trade expires'),
+    accountType: AccountType,
+    openedAt: EpochMs('When the trade was accepted'),
+  },
+  { title: 'TradeOpenedPayload' },
+);
+export type TradeOpenedPayload = Static<typeof TradeOpenedPayload>;
+
+export const TradeStatus = Type.Union([
+  Type.Literal('won'),
+  Type.Literal('lost'),
+  Type.Literal('draw'),
+  Type.Literal('void'),
+]);
+export type TradeStatus = Static<typeof TradeStatus>;
+
+export const TradeSettledPayload = Type.Object(
+  {
+    tradeId: Uuid('Trade id'),
+    userId: Uuid('Owner of the trade'),
+    pair: Pair,
+    status: TradeStatus,
+    exitPrice: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+      description: 'Price of the last tick at or before expiry; null when the trade is void',
+    }),
+    exitTs: Type.Union([EpochMs('Time of the exit tick'), Type.Null()]),
+    pnlCents: Type.Integer({
+      description: 'Profit (positive) or loss (negative) in cents; 0 for draw and void',
+    }),
+    settledAt: EpochMs('When the trade was settled'),
+    accountType: AccountType,
+  },
+  { title: 'TradeSettledPayload' },
+);
+export type TradeSettledPayload = Static<typeof TradeSettledPayload>;

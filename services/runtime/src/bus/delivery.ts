@@ -1,0 +1,139 @@
+import type { Logger } from 'pino';
+import type { DeadLetterReason, DeadLetterRecord, TopicValidator } from '@updown/schemas';
+import type { Clock } from '../clock';
+import type { EventHandler, RetryPolicy } from './bus';
+import type { BusMetrics } from './bus-metrics';
+import { deadLetterRecord, decodeEvent, describeError } from './codec';
+import { retryDelayMs } from './retry';
+
+/**
+ * What both adapters do with one message: validate it, run the handler with bounded retries, and
+ * dead-letter it when it is invalid or every attempt failed. The adapter commits the offset only
+ * when this returns `handled` or `dead_lettered`; `aborted` (the subscription is closing) leaves
+ * the message uncommitted so the group receives it again.
+ */
+
+export interface RawMessage {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+  readonly key: string | null;
+  readonly value: Buffer | string | null;
+}
+
+export interface DeliveryDeps<E> {
+  readonly group: string;
+  readonly validator: TopicValidator<E>;
+  readonly handler: EventHandler<E>;
+  readonly policy: RetryPolicy;
+  /** Aborted when the subscription closes: no new attempt starts after that. */
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: BusMetrics;
+  writeDeadLetter(record: DeadLetterRecord, key: string | null): Promise<void>;
+  /** Runs while waiting between attempts; the Kafka adapter heartbeats here to keep its session. */
+  whileWaiting?(): Promise<void>;
+}
+
+export type DeliveryOutcome = 'handled' | 'dead_lettered' | 'aborted';
+
+/** Waits `ms` on the clock; resolves false at once if the signal is (or becomes) aborted. */
+export function sleep(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = () => {
+      cancel();
+      resolve(false);
+    };
+    const cancel = clock.setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export async function deliver<E>(message: RawMessage, deps: DeliveryDeps<E>): Promise<DeliveryOutcome> {
+  if (deps.signal.aborted) return 'aborted';
+  const decoded = decodeEvent(deps.validator, message.value);
+  if (!decoded.ok) return deadLetter(message, deps, 'invalid', decoded.problems.join('; '), 0);
+  const labels = { topic: message.topic, group: deps.group };
+  for (let attempt = 1; ; attempt++) {
+    const stopTimer = deps.metrics.handlerDuration.startTimer(labels);
+    try {
+      await deps.handler(decoded.event, { ...messageMeta(message), attempt });
+      stopTimer();
+      deps.metrics.consumed.inc({ ...labels, outcome: 'handled' });
+      return 'handled';
+    } catch (error) {
+      stopTimer();
+      // The logger already carries topic and group.
+      const context = { partition: message.partition, offset: message.offset, attempt };
+      if (attempt >= deps.policy.attemptsMax) {
+        deps.logger.warn({ ...context, err: error }, 'event handler failed on its last attempt');
+        return deadLetter(message, deps, 'handler_failed', describeError(error), attempt);
+      }
+      deps.logger.warn({ ...context, err: error }, 'event handler failed; retrying');
+      deps.metrics.handlerRetries.inc(labels);
+      if (!(await pause(deps, retryDelayMs(attempt, deps.policy)))) return 'aborted';
+    }
+  }
+}
+
+function messageMeta(message: RawMessage) {
+  return { topic: message.topic, partition: message.partition, offset: message.offset, key: message.key };
+}
+
+async function pause<E>(deps: DeliveryDeps<E>, ms: number): Promise<boolean> {
+  const waiting = deps.whileWaiting?.().catch((error: unknown) => {
+    deps.logger.debug({ err: error }, 'keep-alive while waiting to retry failed');
+  });
+  const slept = await sleep(deps.clock, ms, deps.signal);
+  await waiting;
+  return slept && !deps.signal.aborted;
+}
+
+/**
+ * Writes the dead letter, retrying with backoff while the dead-letter topic is unreachable: the
+ * source offset must not move past a message that is neither handled nor safely set aside.
+ */
+async function deadLetter<E>(
+  message: RawMessage,
+  deps: DeliveryDeps<E>,
+  reason: DeadLetterReason,
+  error: string,
+  attempts: number,
+): Promise<DeliveryOutcome> {
+  const record = deadLetterRecord({
+    ...message,
+    group: deps.group,
+    reason,
+    error,
+    attempts,
+    failedAtMs: deps.clock.now(),
+  });
+  for (let write = 1; ; write++) {
+    try {
+      await deps.writeDeadLetter(record, message.key);
+      break;
+    } catch (writeError) {
+      deps.logger.error({ offset: message.offset, err: writeError }, 'writing a dead letter failed');
+      if (!(await pause(deps, retryDelayMs(write, deps.policy)))) return 'aborted';
+    }
+  }
+  deps.metrics.deadLetters.inc({ topic: message.topic, group: deps.group, reason });
+  deps.metrics.consumed.inc({ topic: message.topic, group: deps.group, outcome: 'dead_lettered' });
+  deps.logger.error(
+    {
+      partition: message.partition,
+      offset: message.offset,
+      key: message.key,
+      reason,
+      attempts,
+      error,
+    },
+    'message dead-lettered',
+  );
+  return 'dead_lettered';
+}

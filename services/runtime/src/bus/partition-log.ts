@@ -1,0 +1,53 @@
+/**
+ * One partition of the in-memory bus: an append-only run of messages with consecutive offsets,
+ * trimmed from the front. Trimming advances a head index and compacts the array only when more
+ * than half of it is dead, so both appends and trims cost amortised O(1).
+ */
+export interface StoredMessage {
+  readonly key: string | null;
+  readonly value: string;
+}
+
+export class PartitionLog {
+  private entries: StoredMessage[] = [];
+  private head = 0;
+  private start = 0;
+
+  get startOffset(): number {
+    return this.start;
+  }
+
+  get endOffset(): number {
+    return this.start + this.entries.length - this.head;
+  }
+
+  get size(): number {
+    return this.entries.length - this.head;
+  }
+
+  append(key: string | null, value: string): number {
+    this.entries.push({ key, value });
+    return this.endOffset - 1;
+  }
+
+  at(offset: number): StoredMessage | undefined {
+    if (offset < this.start || offset >= this.endOffset) return undefined;
+    return this.entries[this.head + offset - this.start];
+  }
+
+  /** Drops every message below `offset`. */
+  trimTo(offset: number): void {
+    const drop = Math.min(offset, this.endOffset) - this.start;
+    if (drop <= 0) return;
+    this.head += drop;
+    this.start += drop;
+    if (this.head > 64 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  values(): string[] {
+    return this.entries.slice(this.head).map((entry) => entry.value);
+  }
+}

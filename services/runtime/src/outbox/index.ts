@@ -1,0 +1,10 @@
+export { ENQUEUE_EVENTS_MAX, enqueueEvent, enqueueEvents, type OutboxEvent } from './enqueue-event';
+export {
+  OUTBOX_RELAY_DEFAULTS,
+  OutboxPublishFailed,
+  OutboxRelay,
+  type OutboxRelayDeps,
+  type OutboxRelayOptions,
+  type RelayPass,
+} from './outbox-relay';
+export { OUTBOX_RELAY_LOCK_ID } from './outbox.repository';

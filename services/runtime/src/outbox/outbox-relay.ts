@@ -1,0 +1,259 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { EventTopics, TopicEvent, TopicOf, TopicRegistry } from '@updown/schemas';
+import type { Bus } from '../bus/bus';
+import { retryDelayMs } from '../bus/retry';
+import { systemClock, type Clock } from '../clock';
+import type { Database } from '../db/schema';
+import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
+import {
+  claimUnpublished,
+  countUnpublished,
+  deletePublishedBefore,
+  markPublished,
+  tryTakeRelayLock,
+} from './outbox.repository';
+
+/**
+ * Publishes committed outbox rows to the bus, in id order, and marks them published.
+ *
+ * Each pass is one transaction: take the relay advisory lock (`pg_try_advisory_xact_lock`; a
+ * relay that does not get it skips the pass), lock up to `batchSize` unpublished rows in id order
+ * (`FOR UPDATE SKIP LOCKED`), publish them one at a time, mark the published ones, commit. The
+ * lock makes one relay per database active at any moment, so batches never overtake each other
+ * and events keep their order per key; any number of processes may run a relay for failover.
+ *
+ * Delivery is at-least-once: if the process dies between a publish and the commit, the row is
+ * published again by the next pass. When a publish fails, the rows published before it in the
+ * batch are still marked, the failing row and those after it stay unpublished, and the relay backs
+ * off (bounded exponential delay) before trying again. Rows older than `retentionMs` after
+ * publication are deleted in bounded batches.
+ *
+ * Order is outbox id order, which is commit order for events that depend on each other (the second
+ * transaction starts after the first committed). Events of transactions that run concurrently
+ * have no order relative to each other, and an id can become visible after a higher one.
+ */
+
+export interface OutboxRelayOptions {
+  /** Rows per pass; bounds the transaction's length and the rows it locks. */
+  readonly batchSize?: number;
+  /** Idle poll interval; `kick()` wakes the relay sooner. */
+  readonly pollIntervalMs?: number;
+  readonly retryDelayMsMin?: number;
+  readonly retryDelayMsMax?: number;
+  /** Longest one publish may take before it counts as failed (it may still land: at-least-once). */
+  readonly publishTimeoutMs?: number;
+  /** How long published rows are kept, for inspection, before deletion. */
+  readonly retentionMs?: number;
+  readonly cleanupIntervalMs?: number;
+  readonly cleanupBatchSize?: number;
+  /** How often the backlog gauge is refreshed. */
+  readonly backlogIntervalMs?: number;
+}
+
+export const OUTBOX_RELAY_DEFAULTS = Object.freeze({
+  batchSize: 100,
+  pollIntervalMs: 100,
+  retryDelayMsMin: 100,
+  retryDelayMsMax: 5_000,
+  publishTimeoutMs: 10_000,
+  retentionMs: 7 * 24 * 60 * 60 * 1000,
+  cleanupIntervalMs: 60_000,
+  cleanupBatchSize: 1_000,
+  backlogIntervalMs: 1_000,
+});
+
+const BACKLOG_COUNT_CAP = 1_000_000;
+
+export interface OutboxRelayDeps<R extends TopicRegistry> {
+  readonly db: Kysely<Database>;
+  readonly bus: Pick<Bus<R>, 'publish'>;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly clock?: Clock;
+}
+
+export class OutboxPublishFailed extends Error {
+  readonly code = 'OUTBOX_PUBLISH_FAILED';
+  constructor(
+    readonly outboxId: number,
+    readonly topic: string,
+    cause: unknown,
+  ) {
+    super(
+      `Publishing outbox row ${outboxId} to ${topic} failed: ${(cause as Error)?.message ?? String(cause)}`,
+      {
+        cause,
+      },
+    );
+    this.name = 'OutboxPublishFailed';
+  }
+}
+
+export interface RelayPass {
+  /** False when another relay holds the lock and this pass did nothing. */
+  readonly active: boolean;
+  readonly published: number;
+}
+
+export class OutboxRelay<R extends TopicRegistry = EventTopics> {
+  private readonly settings: Required<OutboxRelayOptions>;
+  private readonly clock: Clock;
+  private readonly metrics: OutboxMetrics;
+  private loop: Promise<void> | undefined;
+  private stopping = false;
+  private kicked = false;
+  private wake: (() => void) | undefined;
+  private lastCleanupMs = Number.NEGATIVE_INFINITY;
+  private lastBacklogMs = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly deps: OutboxRelayDeps<R>,
+    options: OutboxRelayOptions = {},
+  ) {
+    this.settings = { ...OUTBOX_RELAY_DEFAULTS, ...options };
+    if (
+      !Number.isInteger(this.settings.batchSize) ||
+      this.settings.batchSize < 1 ||
+      this.settings.batchSize > 10_000
+    ) {
+      throw new RangeError(`batchSize must be an integer from 1 to 10000, got ${this.settings.batchSize}`);
+    }
+    this.clock = deps.clock ?? systemClock;
+    this.metrics = outboxMetrics(deps.registry);
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Wakes an idle relay now; call it after committing a transaction that wrote to the outbox. */
+  kick(): void {
+    if (this.wake) this.wake();
+    else this.kicked = true;
+  }
+
+  /** Finishes the pass in progress (bounded by `publishTimeoutMs` per row), then stops. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  /** One pass: publish and mark up to `batchSize` rows. Throws `OutboxPublishFailed` after committing what succeeded. */
+  async relayOnce(): Promise<RelayPass> {
+    let failure: OutboxPublishFailed | undefined;
+    const pass = await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await tryTakeRelayLock(trx))) return { active: false, topics: [] as string[] };
+      const rows = await claimUnpublished(trx, this.settings.batchSize);
+      const done: number[] = [];
+      const topics: string[] = [];
+      for (const row of rows) {
+        try {
+          await this.publish(row.topic, row.key, row.event);
+        } catch (error) {
+          failure = new OutboxPublishFailed(row.id, row.topic, error);
+          this.metrics.publishFailures.inc({ topic: row.topic });
+          break;
+        }
+        done.push(row.id);
+        topics.push(row.topic);
+      }
+      await markPublished(trx, done, new Date(this.clock.now()));
+      return { active: true, topics };
+    });
+    for (const topic of pass.topics) this.metrics.relayed.inc({ topic });
+    if (failure) throw failure;
+    return { active: pass.active, published: pass.topics.length };
+  }
+
+  /** Deletes published rows past retention, at most `cleanupBatchSize` per call; returns how many. */
+  async deleteExpired(): Promise<number> {
+    const before = new Date(this.clock.now() - this.settings.retentionMs);
+    const deleted = await deletePublishedBefore(this.deps.db, before, this.settings.cleanupBatchSize);
+    if (deleted > 0) this.metrics.deleted.inc(deleted);
+    return deleted;
+  }
+
+  private async publish(topic: string, key: string, event: unknown): Promise<void> {
+    let cancel: (() => void) | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      cancel = this.clock.setTimeout(
+        () => reject(new Error(`no answer within ${this.settings.publishTimeoutMs} ms`)),
+        this.settings.publishTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([
+        this.deps.bus.publish(topic as TopicOf<R>, key, event as TopicEvent<R, TopicOf<R>>),
+        timeout,
+      ]);
+    } finally {
+      cancel?.();
+    }
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let pass: RelayPass | undefined;
+      try {
+        pass = await this.relayOnce();
+        failures = 0;
+      } catch (error) {
+        failures++;
+        this.deps.logger.warn({ err: error, failures }, 'outbox relay pass failed; backing off');
+      }
+      // Housekeeping runs on failed passes too: the backlog matters most while the bus is down.
+      await this.housekeeping();
+      if (!pass) await this.sleep(retryDelayMs(failures, this.settings), false);
+      else if (!pass.active || pass.published < this.settings.batchSize) {
+        await this.sleep(this.settings.pollIntervalMs, true);
+      }
+    }
+  }
+
+  private async housekeeping(): Promise<void> {
+    const now = this.clock.now();
+    try {
+      if (now - this.lastBacklogMs >= this.settings.backlogIntervalMs) {
+        this.lastBacklogMs = now;
+        this.metrics.backlog.set(await countUnpublished(this.deps.db, BACKLOG_COUNT_CAP));
+      }
+      if (now - this.lastCleanupMs >= this.settings.cleanupIntervalMs) {
+        this.lastCleanupMs = now;
+        const deleted = await this.deleteExpired();
+        if (deleted > 0) this.deps.logger.debug({ deleted }, 'deleted published outbox rows past retention');
+      }
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'outbox housekeeping failed');
+    }
+  }
+
+  /** Waits on the clock; `stop()` always ends the wait, `kick()` only when `kickable` (not while backing off). */
+  private sleep(ms: number, kickable: boolean): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    if (kickable && this.kicked) {
+      this.kicked = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        cancel();
+        this.wake = undefined;
+        resolve();
+      };
+      const cancel = this.clock.setTimeout(done, ms);
+      this.wake = kickable
+        ? done
+        : () => {
+            if (this.stopping) done();
+            else this.kicked = true;
+          };
+    });
+  }
+}

@@ -1,0 +1,214 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { createEvent, eventTopics, type EventOf, type EventTopics, type TopicName } from '@updown/schemas';
+import { BusUnavailable, InvalidEvent } from '../bus/errors';
+import { MemoryBus } from '../bus/memory-bus';
+import { metricValue, waitFor } from '../bus/testing/wait-for';
+import { createTestDatabase, type TestDatabase } from '../testing';
+import { enqueueEvent } from './enqueue-event';
+import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+
+const logger = pino({ level: 'silent' });
+
+/** A bus stand-in that records what it was given and can be made to fail. */
+class RecordingBus {
+  readonly published: { topic: string; key: string; id: string }[] = [];
+  attempts = 0;
+  failing = false;
+  failOnAttempt: number | undefined;
+
+  async publish(topic: string, key: string, event: { id: string }): Promise<void> {
+    this.attempts++;
+    if (this.failing || this.attempts === this.failOnAttempt) throw new BusUnavailable('broker unreachable');
+    this.published.push({ topic, key, id: event.id });
+  }
+}
+
+function tick(pair: string, n: number): EventOf<'market.ticks.v1'> {
+  return createEvent(
+    'market.ticks.v1',
+    { pair, price: 1 + n / 1000, ts: 1_767_225_600_000 + n },
+    { producer: 'test' },
+  );
+}
+
+describe('transactional outbox and relay', () => {
+  let database: TestDatabase;
+  const relays: OutboxRelay[] = [];
+  const openRelay = (
+    bus: RecordingBus | MemoryBus<EventTopics>,
+    options: OutboxRelayOptions = {},
+    registry = new Registry(),
+  ) => {
+    const relay = new OutboxRelay(
+      { db: database.db, bus, logger, registry },
+      { pollIntervalMs: 20, retryDelayMsMin: 10, retryDelayMsMax: 50, ...options },
+    );
+    relays.push(relay);
+    return relay;
+  };
+  /** Writes the events in one committed transaction, in order; returns their ids. */
+  const commit = async (events: { topic: TopicName; key: string; event: EventOf<'market.ticks.v1'> }[]) => {
+    await database.db.transaction().execute(async (trx) => {
+      for (const e of events) await enqueueEvent(trx, 'market.ticks.v1', e.key, e.event);
+    });
+    return events.map((e) => e.event.id);
+  };
+  const ticks = (count: number, pairs = ['EURUSD', 'BTCUSDT', 'XAUUSD'], from = 0) =>
+    Array.from({ length: count }, (_, i) => {
+      const pair = pairs[(from + i) % pairs.length]!;
+      return { topic: 'market.ticks.v1' as const, key: pair, event: tick(pair, from + i) };
+    });
+  const unpublishedCount = async () =>
+    (
+      await sql<{ n: number }>`select count(*)::int as n from outbox where published_at is null`.execute(
+        database.db,
+      )
+    ).rows[0]!.n;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+  beforeEach(async () => {
+    await sql`truncate outbox restart identity`.execute(database.db);
+  });
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
+  });
+
+  it('relays the events of a committed transaction in order and marks them published', async () => {
+    const bus = new RecordingBus();
+    const registry = new Registry();
+    const ids = await commit(ticks(5));
+    openRelay(bus, {}, registry).start();
+    await waitFor(() => bus.published.length === 5, { what: '5 events' });
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
+    expect(bus.published.map((p) => p.key)).toEqual(['EURUSD', 'BTCUSDT', 'XAUUSD', 'EURUSD', 'BTCUSDT']);
+    await waitFor(async () => (await unpublishedCount()) === 0, { what: 'rows to be marked' });
+    expect(await metricValue(registry, 'updown_outbox_relayed_total', { topic: 'market.ticks.v1' })).toBe(5);
+  });
+
+  it('never publishes the events of a rolled-back transaction', async () => {
+    const bus = new RecordingBus();
+    const rolledBack = ticks(3);
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        for (const e of rolledBack) await enqueueEvent(trx, e.topic, e.key, e.event);
+        throw new Error('business rule failed after the events were written');
+      }),
+    ).rejects.toThrow(/business rule/);
+    const committed = await commit(ticks(1, ['EURUSD'], 100));
+    openRelay(bus).start();
+    await waitFor(() => bus.published.length === 1, { what: 'the committed event' });
+    expect(bus.published.map((p) => p.id)).toEqual(committed);
+    expect((await database.db.selectFrom('outbox').select('id').execute()).length).toBe(1);
+  });
+
+  it('leaves rows unpublished while the bus fails, then relays them after it recovers', async () => {
+    const bus = new RecordingBus();
+    bus.failing = true;
+    const registry = new Registry();
+    const ids = await commit(ticks(3));
+    openRelay(bus, {}, registry).start();
+    await waitFor(() => bus.attempts >= 3, { what: 'several failed attempts' });
+    expect(bus.published).toEqual([]);
+    expect(await unpublishedCount()).toBe(3);
+    expect(await metricValue(registry, 'updown_outbox_publish_failures_total')).toBeGreaterThanOrEqual(3);
+
+    bus.failing = false;
+    await waitFor(() => bus.published.length === 3, { what: 'relay after recovery' });
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
+    await waitFor(async () => (await unpublishedCount()) === 0);
+  });
+
+  it('keeps the rows published before a failure in the same batch, and resumes after them without duplicates', async () => {
+    const bus = new RecordingBus();
+    bus.failOnAttempt = 3;
+    const ids = await commit(ticks(6));
+    openRelay(bus).start();
+    await waitFor(() => bus.published.length === 6, { what: 'all rows' });
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
+    expect(bus.attempts).toBe(7);
+  });
+
+  it('with two relays running, publishes each event exactly once and in order', async () => {
+    const bus = new RecordingBus();
+    const ids: string[] = [];
+    const first = openRelay(bus, { batchSize: 7 });
+    const second = openRelay(bus, { batchSize: 7 });
+    first.start();
+    second.start();
+    for (let t = 0; t < 30; t++) {
+      ids.push(...(await commit(ticks(10, ['EURUSD', 'GBPUSD', 'USDJPY', 'BTCUSDT'], t * 10))));
+      if (t % 3 === 0) (t % 2 === 0 ? first : second).kick();
+    }
+    await waitFor(() => bus.published.length >= 300, { timeoutMs: 10_000, what: '300 events' });
+    await Promise.all([first.stop(), second.stop()]);
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
+    expect(await unpublishedCount()).toBe(0);
+  });
+
+  it('publishes to a real bus: subscribers receive the events in order', async () => {
+    const registry = new Registry();
+    const bus = new MemoryBus({ topics: eventTopics, logger, registry });
+    const received: string[] = [];
+    await bus.subscribe('market.ticks.v1', 'settlement', async (event) => void received.push(event.id));
+    const ids = await commit(ticks(12));
+    openRelay(bus).start();
+    await waitFor(() => received.length === 12, { what: '12 events at the subscriber' });
+    expect([...received].sort()).toEqual([...ids].sort());
+    // One key, one partition: each pair's ticks arrive in the order they were written.
+    const eurusd = ids.filter((_, i) => i % 3 === 0);
+    expect(received.filter((id) => eurusd.includes(id))).toEqual(eurusd);
+    await bus.close();
+  });
+
+  it('wakes at once on kick() instead of waiting for the next poll', async () => {
+    const bus = new RecordingBus();
+    const relay = openRelay(bus, { pollIntervalMs: 60_000 });
+    const [first] = await commit(ticks(1));
+    relay.start();
+    // Once the first row is out, the relay is asleep for a minute unless kicked.
+    await waitFor(() => bus.published.length === 1, { what: 'the first pass' });
+    const ids = await commit(ticks(2, ['EURUSD'], 1));
+    relay.kick();
+    await waitFor(() => bus.published.length === 3, { timeoutMs: 2_000, what: 'the kicked relay' });
+    expect(bus.published.map((p) => p.id)).toEqual([first, ...ids]);
+  });
+
+  it('deletes published rows once they are past retention, and reports the backlog', async () => {
+    const bus = new RecordingBus();
+    bus.failing = true;
+    const registry = new Registry();
+    await commit(ticks(4));
+    const relay = openRelay(bus, { retentionMs: 0, cleanupIntervalMs: 10, backlogIntervalMs: 10 }, registry);
+    relay.start();
+    await waitFor(async () => (await metricValue(registry, 'updown_outbox_backlog')) === 4, {
+      what: 'backlog of 4',
+    });
+    bus.failing = false;
+    await waitFor(async () => (await database.db.selectFrom('outbox').select('id').execute()).length === 0, {
+      what: 'published rows to be deleted',
+    });
+    await waitFor(async () => (await metricValue(registry, 'updown_outbox_backlog')) === 0, {
+      what: 'empty backlog',
+    });
+    expect(await metricValue(registry, 'updown_outbox_deleted_total')).toBe(4);
+  });
+
+  it('refuses to enqueue an invalid event, with a typed error, and writes nothing', async () => {
+    const invalid = { ...tick('EURUSD', 1), payload: { pair: 'EURUSD', price: -1, ts: 1 } };
+    const error = await database.db
+      .transaction()
+      .execute((trx) => enqueueEvent(trx, 'market.ticks.v1', 'EURUSD', invalid))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidEvent);
+    expect((error as InvalidEvent).problems.join()).toContain('/payload/price');
+    expect(await unpublishedCount()).toBe(0);
+  });
+});
