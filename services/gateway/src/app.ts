@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastif
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database, Logger, Registry } from '@updown/runtime';
+import { isAdminUrl } from './auth/auth.domain';
 import { REPO_ROOT, type GatewayConfig } from './config';
 import { registerConsole, resolveConsoleRoot } from './http/console';
 import { registerDocs } from './http/docs';
@@ -13,6 +14,7 @@ import type { GatewayInstance } from './http/instance';
 import { registerHttpMetrics, registerMetricsRoute } from './http/metrics';
 import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
 import { registerSecurity } from './http/security';
+import { registerWebSocket } from './http/websocket';
 import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/validation';
 
 /**
@@ -57,13 +59,22 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
     requestTimeout: 60_000,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onRoute', (route) => {
+  app.addHook('onRoute', function (route) {
     if (route.schema?.body !== undefined) assertStrictBody(route.method, route.url, route.schema.body);
+    // The auth plugin puts `requireAdmin` on every admin route; without it (or before it is
+    // registered) an admin route would be open, so refuse to start instead.
+    if (isAdminUrl(route.url) && !this.hasDecorator('requireAdmin')) {
+      throw new Error(
+        `${String(route.method)} ${route.url}: admin routes need createAuthPlugin registered before them`,
+      );
+    }
   });
   registerErrorHandler(app);
   registerRequestId(app);
   registerDrain(app);
   registerSecurity(app, deps.config.CORS_ORIGINS);
+  // Before any route: see http/websocket.ts for why it cannot live in the plugin that uses it.
+  registerWebSocket(app);
   registerDocs(app);
   registerHttpMetrics(app, deps.registry);
 

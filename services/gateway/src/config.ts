@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, env, readEnv, runtimeConfigSpec, type ConfigOf, type Reader } from '@updown/runtime';
+import { authConfigProblems, authConfigSpec } from './auth/auth.config';
 
 /** The repository root, so default paths do not depend on the directory the process starts in. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,6 +30,7 @@ export const gatewayConfigSpec = {
   /** Origins allowed to call the API from a browser; empty means same-origin only. */
   CORS_ORIGINS: env.list(),
   BODY_LIMIT_BYTES: env.int(MIB, { min: 1024, max: 64 * MIB }),
+  ...authConfigSpec,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;
@@ -41,6 +43,7 @@ export function loadGatewayConfig(
   const problems = originProblems(gatewayConfigSpec.CORS_ORIGINS.read('CORS_ORIGINS', source.CORS_ORIGINS));
   try {
     const config = readEnv(gatewayConfigSpec, source);
+    problems.push(...authConfigProblems(config));
     if (problems.length === 0) return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -6,6 +6,7 @@ import {
   migrateToLatest,
   openDatabase,
 } from '@updown/runtime';
+import { createAuthPlugin, ensureAdminFromEnv } from './auth/index';
 import { loadGatewayConfig, type GatewayConfig } from './config';
 import { startGateway, type RunningGateway } from './server';
 
@@ -35,7 +36,14 @@ async function main(): Promise<void> {
     lifecycle.add('database', () => database.shutdown());
     const applied = await migrateToLatest(database.db);
     logger.info({ database: database.description, applied }, 'database ready');
-    gateway = await startGateway({ config, logger, registry, db: database.db });
+    await ensureAdminFromEnv(database.db, config, logger);
+    gateway = await startGateway({
+      config,
+      logger,
+      registry,
+      db: database.db,
+      plugins: [createAuthPlugin({ db: database.db, config, logger })],
+    });
   } catch (error) {
     logger.fatal({ err: error }, 'gateway failed to start');
     await lifecycle.shutdown('start-up failed');

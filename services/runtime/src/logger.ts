@@ -20,6 +20,12 @@ export const REDACTED_PATHS = [
   'headers.authorization',
   'DATABASE_URL',
   '*.DATABASE_URL',
+  'JWT_SECRET',
+  '*.JWT_SECRET',
+  'ADMIN_PASSWORD',
+  '*.ADMIN_PASSWORD',
+  'session_token',
+  '*.session_token',
 ];
 
 export function createLogger(options: {

@@ -31,6 +31,15 @@ describe('toErrorAnswer', () => {
     ).toBe('Internal Server Error');
   });
 
+  it('explains a 501, the answer for a feature switched off in this deployment', () => {
+    expect(
+      toErrorAnswer(new DomainError('GOOGLE_NOT_CONFIGURED', 'Google sign-in is not configured')),
+    ).toEqual({
+      status: 501,
+      body: { detail: 'Google sign-in is not configured', code: 'GOOGLE_NOT_CONFIGURED' },
+    });
+  });
+
   it('keeps the status of framework errors and gives them a generic code', () => {
     const tooLarge = Object.assign(new Error('Request body is too large'), {
       statusCode: 413,

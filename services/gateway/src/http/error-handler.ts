@@ -13,6 +13,12 @@ interface Answer {
 const INTERNAL: ErrorResponse = { detail: 'Internal Server Error', code: 'INTERNAL' };
 
 /**
+ * 501 is the one 5xx a domain error may explain: it says a feature is switched off in this
+ * deployment ("Google sign-in is not configured"), a deliberate answer rather than a failure.
+ */
+const NOT_IMPLEMENTED = 501;
+
+/**
  * Turns anything thrown in a handler, hook or plugin into `{detail, code}`:
  * - a schema validation failure → 400 `VALIDATION`, naming the field;
  * - a `DomainError` → the status of its code in `ERROR_STATUS` (or its own `status`);
@@ -22,7 +28,7 @@ const INTERNAL: ErrorResponse = { detail: 'Internal Server Error', code: 'INTERN
 export function toErrorAnswer(error: unknown): Answer {
   if (error instanceof DomainError) {
     const status = error.status ?? statusForCode(error.code);
-    return status >= 500
+    return status >= 500 && status !== NOT_IMPLEMENTED
       ? { status, body: INTERNAL }
       : { status, body: { detail: error.message, code: error.code } };
   }
@@ -53,7 +59,7 @@ function handleError(
   reply: FastifyReply,
 ): FastifyReply {
   const { status, body } = toErrorAnswer(error);
-  if (status >= 500) {
+  if (status >= 500 && status !== NOT_IMPLEMENTED) {
     request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
   } else {
     request.log.debug({ code: body.code, detail: body.detail }, 'request rejected');

@@ -1,0 +1,248 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { createMetricsRegistry } from '@updown/runtime';
+import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { getUserBalances } from '@updown/wallet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyPluginAsync } from 'fastify';
+import { buildApp } from '../app';
+import { memoryLogger } from '../testing/test-app';
+import { ensureAdminFromEnv } from './admin-bootstrap';
+import { PasswordHasher } from './password';
+import { authTestApp, bearer, login, newAccount, register, type AuthTestApp } from './testing/auth-test-app';
+
+const run = promisify(execFile);
+const CLI = fileURLToPath(new URL('./admin.cli.ts', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** An admin route of a later feature whose author "forgot" the guard. */
+const laterAdminFeature: FastifyPluginAsync = async (app) => {
+  app.get('/api/admin/settings', async () => ({ payout_pct: 80 }));
+  app.post('/api/admin/settings', async () => ({ status: 'ok' }));
+};
+
+describe('roles and the admin area', () => {
+  let database: TestDatabase;
+  let t: AuthTestApp;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    t = await authTestApp(database.db, { plugins: [laterAdminFeature] });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  async function adminToken(): Promise<string> {
+    const account = newAccount('admin');
+    const { id } = await register(t.app, account);
+    await database.db.updateTable('users').set({ role: 'admin' }).where('id', '=', id).execute();
+    return (await login(t.app, account.email, account.password)).access_token;
+  }
+
+  it('lists users for an admin, refuses a user (403) and a visitor (401)', async () => {
+    const account = newAccount();
+    const user = await register(t.app, account);
+    const userToken = (await login(t.app, account.email, account.password)).access_token;
+    const admin = await adminToken();
+
+    const listed = await t.app.inject({ url: '/api/admin/users', headers: bearer(admin) });
+    expect(listed.statusCode).toBe(200);
+    const rows = listed.json();
+    expect(rows.find((row: { id: string }) => row.id === user.id)).toEqual({
+      id: user.id,
+      name: account.name,
+      email: account.email,
+      role: 'user',
+      twofa_enabled: false,
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    const limited = await t.app.inject({ url: '/api/admin/users?limit=1', headers: bearer(admin) });
+    expect(limited.json()).toHaveLength(1);
+
+    const forbidden = await t.app.inject({ url: '/api/admin/users', headers: bearer(userToken) });
+    expect(forbidden.statusCode).toBe(403);
+    expect(forbidden.json()).toEqual({ detail: 'Admin access required', code: 'FORBIDDEN' });
+    const anonymous = await t.app.inject({ url: '/api/admin/users' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('UNAUTHORIZED');
+    // The HEAD route Fastify derives from the GET is guarded too.
+    expect((await t.app.inject({ method: 'HEAD', url: '/api/admin/users' })).statusCode).toBe(401);
+  });
+
+  it('guards admin routes of later plugins that do not ask for it, before parsing bodies', async () => {
+    const account = newAccount();
+    await register(t.app, account);
+    const userToken = (await login(t.app, account.email, account.password)).access_token;
+    expect((await t.app.inject({ url: '/api/admin/settings' })).statusCode).toBe(401);
+    expect((await t.app.inject({ url: '/api/admin/settings', headers: bearer(userToken) })).statusCode).toBe(
+      403,
+    );
+    const malformed = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/settings',
+      headers: { ...bearer(userToken), 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(malformed.statusCode).toBe(403);
+    const ok = await t.app.inject({ url: '/api/admin/settings', headers: bearer(await adminToken()) });
+    expect(ok.json()).toEqual({ payout_pct: 80 });
+  });
+
+  it('takes admin rights away at once when the role changes', async () => {
+    const account = newAccount('demoted');
+    const { id } = await register(t.app, account);
+    await database.db.updateTable('users').set({ role: 'admin' }).where('id', '=', id).execute();
+    const token = (await login(t.app, account.email, account.password)).access_token;
+    expect((await t.app.inject({ url: '/api/admin/users', headers: bearer(token) })).statusCode).toBe(200);
+    await database.db.updateTable('users').set({ role: 'user' }).where('id', '=', id).execute();
+    expect((await t.app.inject({ url: '/api/admin/users', headers: bearer(token) })).statusCode).toBe(403);
+  });
+
+  it('refuses to start when an admin route is registered without the auth plugin', async () => {
+    const app = buildApp({
+      config: { CONSOLE_DIR: '/nonexistent', CORS_ORIGINS: [], BODY_LIMIT_BYTES: 1024 * 1024 },
+      logger: memoryLogger('silent').logger,
+      registry: createMetricsRegistry(),
+      db: database.db,
+      plugins: [laterAdminFeature],
+    });
+    await expect(app.ready()).rejects.toThrow(/admin routes need createAuthPlugin/);
+    await app.close();
+  });
+});
+
+describe('the first admin', () => {
+  let database: TestDatabase;
+  const hasher = new PasswordHasher();
+
+  beforeAll(async () => {
+    database = await createTestDatabase({ max: 3 });
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const findUser = (email: string) =>
+    database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+
+  it('is created once from ADMIN_EMAIL / ADMIN_PASSWORD and never overwritten', async () => {
+    const { logger, lines } = memoryLogger('debug');
+    const config = { ADMIN_EMAIL: ' Boss@Example.com ', ADMIN_PASSWORD: 'first-password-1' };
+    expect(await ensureAdminFromEnv(database.db, config, logger, { hasher })).toBe('created');
+    const created = await findUser('boss@example.com');
+    expect(created).toMatchObject({ role: 'admin', name: 'Admin' });
+    expect((await getUserBalances(database.db, created!.id)).demo).toBe(1_000_000);
+
+    // A later start with another password changes nothing.
+    const changed = { ...config, ADMIN_PASSWORD: 'second-password-2' };
+    expect(await ensureAdminFromEnv(database.db, changed, logger, { hasher })).toBe('already_admin');
+    const after = await findUser('boss@example.com');
+    expect(after?.password_hash).toBe(created?.password_hash);
+    expect(await hasher.verify('first-password-1', after!.password_hash)).toBe(true);
+    expect(JSON.stringify(lines())).not.toContain('password-');
+  });
+
+  it('leaves an existing non-admin account alone, with a warning', async () => {
+    const { logger, lines } = memoryLogger('debug');
+    const first = { ADMIN_EMAIL: 'plain@example.com', ADMIN_PASSWORD: 'plain-password-1' };
+    await ensureAdminFromEnv(database.db, first, logger, { hasher });
+    await database.db
+      .updateTable('users')
+      .set({ role: 'user' })
+      .where('email', '=', 'plain@example.com')
+      .execute();
+    const before = await findUser('plain@example.com');
+
+    const result = await ensureAdminFromEnv(
+      database.db,
+      { ...first, ADMIN_PASSWORD: 'other-password' },
+      logger,
+      {
+        hasher,
+      },
+    );
+    expect(result).toBe('exists_not_admin');
+    expect(await findUser('plain@example.com')).toEqual(before);
+    expect(lines().some((line) => line.level === 40 && String(line.msg).includes('left unchanged'))).toBe(
+      true,
+    );
+  });
+
+  it('does nothing when not configured', async () => {
+    const { logger } = memoryLogger('silent');
+    expect(
+      await ensureAdminFromEnv(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, logger),
+    ).toBe('not_configured');
+  });
+
+  async function cli(args: string[], env: Record<string, string> = {}) {
+    const { ADMIN_EMAIL: _email, ADMIN_PASSWORD: _password, ...inherited } = process.env;
+    try {
+      const { stdout } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+        cwd: REPO_ROOT,
+        env: { ...inherited, DATABASE_URL: database.url, LOG_LEVEL: 'warn', ...env },
+        timeout: 60_000,
+      });
+      return { code: 0, stdout };
+    } catch (error) {
+      const failed = error as { code?: number; stdout?: string; stderr?: string };
+      return { code: failed.code ?? 1, stdout: `${failed.stdout ?? ''}${failed.stderr ?? ''}` };
+    }
+  }
+
+  it('is created or promoted by the admin:create command', async () => {
+    const created = await cli([
+      '--email',
+      'cli@example.com',
+      '--password',
+      'cli-password-1',
+      '--name',
+      'Ops',
+    ]);
+    expect(created).toEqual({ code: 0, stdout: 'Created admin account cli@example.com.\n' });
+    expect(await findUser('cli@example.com')).toMatchObject({ role: 'admin', name: 'Ops' });
+
+    const again = await cli(['--email', 'cli@example.com', '--password', 'cli-password-2']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('is already an admin');
+    expect(again.stdout).toContain('--reset-password');
+    const row = await findUser('cli@example.com');
+    expect(await hasher.verify('cli-password-1', row!.password_hash)).toBe(true);
+
+    await database.db
+      .insertInto('users')
+      .values({
+        id: '00000000-0000-4000-8000-000000000001',
+        email: 'someone@example.com',
+        name: 'Someone',
+        role: 'user',
+        password_hash: row!.password_hash,
+        google_sub: null,
+        twofa_secret: null,
+        twofa_pending_secret: null,
+        twofa_last_step: null,
+      })
+      .execute();
+    const promoted = await cli(['--email', 'SOMEONE@example.com', '--reset-password'], {
+      ADMIN_EMAIL: 'unused@example.com',
+      ADMIN_PASSWORD: 'from-env-password',
+    });
+    expect(promoted.stdout).toBe(
+      'Promoted SOMEONE@example.com to admin.\nPassword changed; existing sessions were signed out.\n',
+    );
+    const someone = await findUser('someone@example.com');
+    expect(someone?.role).toBe('admin');
+    expect(await hasher.verify('from-env-password', someone!.password_hash)).toBe(true);
+  });
+
+  it('explains bad input from the admin:create command', async () => {
+    const missing = await cli([]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toContain('--email is required');
+    const weak = await cli(['--email', 'weak@example.com', '--password', 'short']);
+    expect(weak).toEqual({ code: 1, stdout: 'Password must be at least 8 characters\n' });
+  });
+});

@@ -1,0 +1,92 @@
+import { env, type Reader } from '@updown/runtime';
+import { checkPassword, normaliseEmail, validateEmail } from './auth.domain';
+
+export const GOOGLE_JWKS_DEFAULT = 'https://www.googleapis.com/oauth2/v3/certs';
+
+/** The shortest `JWT_SECRET` production accepts: 32 characters, 256 bits if random. */
+export const JWT_SECRET_LENGTH_MIN = 32;
+
+const MINUTE = 60;
+
+function urlWithDefault(fallback: string): Reader<string> {
+  const url = env.url(['https', 'http'], fallback);
+  return { describe: url.describe, read: (name, raw) => url.read(name, raw) ?? fallback };
+}
+const DAY = 24 * 60 * MINUTE;
+
+/**
+ * The variables of accounts and sessions, merged into the gateway's spec (`config.ts`) so one
+ * `readEnv` call reports every bad variable. Durations are whole seconds, like the names say.
+ */
+export const authConfigSpec = {
+  /**
+   * HS256 key of access tokens. Required in production; in development and test an unset value
+   * means a random key kept in `<DATA_DIR>/jwt-secret`, so restarts keep sessions.
+   */
+  JWT_SECRET: env.optionalString(),
+  ACCESS_TOKEN_TTL_SEC: env.int(15 * MINUTE, { min: 60, max: DAY }),
+  REFRESH_TOKEN_TTL_SEC: env.int(30 * DAY, { min: 5 * MINUTE, max: 365 * DAY }),
+  /** The OAuth client id Google ID tokens must be issued to; unset turns Google sign-in off (501). */
+  GOOGLE_CLIENT_ID: env.optionalString(),
+  GOOGLE_JWKS_URL: urlWithDefault(GOOGLE_JWKS_DEFAULT),
+  /** The first admin, created once at start when both are set. */
+  ADMIN_EMAIL: env.optionalString(),
+  ADMIN_PASSWORD: env.optionalString(),
+  /** Failed password (or two-factor) attempts per account within the window before it is locked. */
+  AUTH_MAX_FAILURES: env.int(5, { min: 1, max: 100 }),
+  AUTH_FAILURE_WINDOW_SEC: env.int(15 * MINUTE, { min: 10, max: DAY }),
+  AUTH_LOCKOUT_SEC: env.int(15 * MINUTE, { min: 10, max: DAY }),
+  /** Ceiling on auth requests (login, register, refresh, 2FA verify, Google) per client IP. */
+  AUTH_IP_RATE_MAX: env.int(300, { min: 1, max: 100_000 }),
+  AUTH_IP_RATE_WINDOW_SEC: env.int(60, { min: 1, max: 3600 }),
+};
+
+interface AuthConfigView {
+  readonly UPDOWN_ENV: string;
+  readonly JWT_SECRET: string | undefined;
+  readonly GOOGLE_JWKS_URL: string;
+  readonly ADMIN_EMAIL: string | undefined;
+  readonly ADMIN_PASSWORD: string | undefined;
+}
+
+/**
+ * Secrets that are placeholders copied from an example rather than generated. Only words of six
+ * letters or more: a random 48-character secret contains one by chance with negligible probability,
+ * where short words such as "dev" would reject about one random secret in five hundred.
+ */
+const PLACEHOLDER_SECRET = /change.?me|changeit|secret|default|example|placeholder|password|updown/i;
+
+/**
+ * Checks that span variables or depend on the environment kind. Messages name the variable but
+ * never echo a secret's value.
+ */
+export function authConfigProblems(config: AuthConfigView): string[] {
+  const problems: string[] = [];
+  const production = config.UPDOWN_ENV === 'production';
+  if (production) {
+    const secret = config.JWT_SECRET;
+    if (secret === undefined) {
+      problems.push(
+        'JWT_SECRET is required when UPDOWN_ENV=production (generate one: openssl rand -base64 48)',
+      );
+    } else if (secret.length < JWT_SECRET_LENGTH_MIN) {
+      problems.push(`JWT_SECRET must be at least ${JWT_SECRET_LENGTH_MIN} characters in production`);
+    } else if (PLACEHOLDER_SECRET.test(secret) || new Set(secret).size < 10) {
+      problems.push('JWT_SECRET looks like a placeholder; use a random value (openssl rand -base64 48)');
+    }
+    if (new URL(config.GOOGLE_JWKS_URL).protocol !== 'https:') {
+      problems.push('GOOGLE_JWKS_URL must use https in production');
+    }
+  }
+  if ((config.ADMIN_EMAIL === undefined) !== (config.ADMIN_PASSWORD === undefined)) {
+    problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (config.ADMIN_EMAIL !== undefined && !validateEmail(normaliseEmail(config.ADMIN_EMAIL)).ok) {
+    problems.push('ADMIN_EMAIL must be an email address');
+  }
+  if (config.ADMIN_PASSWORD !== undefined) {
+    const policy = checkPassword(config.ADMIN_PASSWORD);
+    if (!policy.ok) problems.push(`ADMIN_PASSWORD: ${policy.message}`);
+  }
+  return problems;
+}

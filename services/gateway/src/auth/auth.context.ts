@@ -1,0 +1,30 @@
+import type { Kysely } from 'kysely';
+import type { Clock, Database, Logger } from '@updown/runtime';
+import type { LockPolicy, TokenClaims } from './auth.domain';
+import type { GoogleVerifier } from './google-verifier';
+import type { PasswordHasher } from './password';
+
+/** Signs and checks the gateway's own JWTs; `@fastify/jwt` behind it (see auth.plugin.ts). */
+export interface TokenSigner {
+  sign(claims: TokenClaims): string;
+  /** The claims of a token with a valid signature that has not expired at `nowMs`, else undefined. */
+  verify(token: string, nowMs: number): unknown;
+}
+
+export interface AuthPolicy {
+  readonly accessTokenTtlSec: number;
+  readonly refreshTokenTtlSec: number;
+  readonly lock: LockPolicy;
+}
+
+/** What the account and session handlers need, built once by the plugin. */
+export interface AuthContext {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly hasher: PasswordHasher;
+  readonly signer: TokenSigner;
+  readonly policy: AuthPolicy;
+  /** Absent when `GOOGLE_CLIENT_ID` is unset: Google sign-in answers 501. */
+  readonly google: GoogleVerifier | undefined;
+}

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  accessClaims,
+  callerFromClaims,
+  checkPassword,
+  decideAdminBootstrap,
+  decideRefresh,
+  googleIdentity,
+  isAdminUrl,
+  isFreshTotpStep,
+  isTotpCodeShape,
+  lockState,
+  normaliseEmail,
+  normaliseName,
+  retryAfterText,
+  twoFactorClaims,
+  validateEmail,
+  validateName,
+  type LockPolicy,
+} from './auth.domain';
+
+const USER_ID = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
+const MIN = 60_000;
+
+describe('email', () => {
+  it('is trimmed and lower-cased', () => {
+    expect(normaliseEmail('  Ada.Lovelace@Example.COM \n')).toBe('ada.lovelace@example.com');
+  });
+
+  it('must look like an address', () => {
+    expect(validateEmail('ada@example.com').ok).toBe(true);
+    expect(validateEmail('ada@mail.example.co.uk').ok).toBe(true);
+    for (const bad of ['', 'ada', 'ada@', '@example.com', 'ada@example', 'a da@example.com', 'a@b@c.com']) {
+      expect(validateEmail(bad), bad).toEqual({ ok: false, message: 'Enter a valid email address' });
+    }
+    expect(validateEmail(`${'a'.repeat(250)}@example.com`).ok).toBe(false);
+  });
+});
+
+describe('name', () => {
+  it('is trimmed with inner whitespace collapsed', () => {
+    expect(normaliseName('  Ada \t  Lovelace ')).toBe('Ada Lovelace');
+  });
+
+  it('is required, bounded and free of control characters', () => {
+    expect(validateName('Ada').ok).toBe(true);
+    expect(validateName('').ok).toBe(false);
+    expect(validateName('x'.repeat(100)).ok).toBe(true);
+    expect(validateName('x'.repeat(101)).ok).toBe(false);
+    expect(validateName('Ada\u0000').ok).toBe(false);
+  });
+});
+
+describe('password policy', () => {
+  it('needs 8 to 128 characters, counted as characters', () => {
+    expect(checkPassword('1234567')).toEqual({
+      ok: false,
+      message: 'Password must be at least 8 characters',
+    });
+    expect(checkPassword('12345678').ok).toBe(true);
+    expect(checkPassword('x'.repeat(128)).ok).toBe(true);
+    expect(checkPassword('x'.repeat(129))).toEqual({
+      ok: false,
+      message: 'Password must be at most 128 characters',
+    });
+    // Eight emoji are eight characters although they are sixteen UTF-16 code units.
+    expect(checkPassword('😀'.repeat(8)).ok).toBe(true);
+    expect(checkPassword('😀'.repeat(7)).ok).toBe(false);
+  });
+
+  it('refuses a password of spaces', () => {
+    expect(checkPassword(' '.repeat(12)).ok).toBe(false);
+  });
+});
+
+describe('account lock', () => {
+  const policy: LockPolicy = { maxFailures: 5, windowMs: 15 * MIN, lockMs: 15 * MIN };
+  const t0 = 1_000_000_000_000;
+
+  it('locks after max failures within the window, until lockMs after the last', () => {
+    const failures = [0, 1, 2, 3, 4].map((i) => t0 + i * 1000);
+    expect(lockState(failures.slice(0, 4), t0 + 5000, policy)).toEqual({ locked: false });
+    expect(lockState(failures, t0 + 5000, policy)).toEqual({ locked: true, until: t0 + 4000 + 15 * MIN });
+    expect(lockState(failures, t0 + 4000 + 15 * MIN - 1, policy).locked).toBe(true);
+    expect(lockState(failures, t0 + 4000 + 15 * MIN, policy).locked).toBe(false);
+  });
+
+  it('does not count failures spread wider than the window', () => {
+    const failures = [0, 4, 8, 12, 16].map((m) => t0 + m * 4 * MIN);
+    expect(lockState(failures, t0 + 70 * MIN, policy).locked).toBe(false);
+  });
+
+  it('spends the failures that caused a lock, so the next lock needs a fresh run', () => {
+    const run = [0, 1, 2, 3, 4].map((i) => t0 + i * 1000);
+    const afterLock = t0 + 4000 + 15 * MIN + 1000;
+    expect(lockState([...run, afterLock], afterLock + 1, policy).locked).toBe(false);
+  });
+
+  it('ignores input order', () => {
+    const failures = [4, 2, 0, 3, 1].map((i) => t0 + i * 1000);
+    expect(lockState(failures, t0 + 5000, policy).locked).toBe(true);
+  });
+
+  it('says how long is left in words', () => {
+    expect(retryAfterText(t0 + 15 * MIN, t0)).toBe('15 minutes');
+    expect(retryAfterText(t0 + 61_000, t0)).toBe('2 minutes');
+    expect(retryAfterText(t0 + 1_000, t0)).toBe('1 second');
+    expect(retryAfterText(t0 - 5, t0)).toBe('1 second');
+  });
+});
+
+describe('TOTP', () => {
+  it('accepts only six digits', () => {
+    expect(isTotpCodeShape('012345')).toBe(true);
+    for (const bad of ['12345', '1234567', '12345a', ' 123456', '']) expect(isTotpCodeShape(bad)).toBe(false);
+  });
+
+  it('accepts a time step once, and never one older than the last used', () => {
+    expect(isFreshTotpStep(null, 100)).toBe(true);
+    expect(isFreshTotpStep(99, 100)).toBe(true);
+    expect(isFreshTotpStep(100, 100)).toBe(false);
+    expect(isFreshTotpStep(101, 100)).toBe(false);
+  });
+});
+
+describe('refresh token family rule', () => {
+  const now = 5_000;
+  const live = { expiresAt: 10_000, rotatedAt: null, revokedAt: null };
+
+  it('rotates a live token', () => {
+    expect(decideRefresh(live, now)).toEqual({ action: 'rotate' });
+  });
+
+  it('rejects unknown, expired and revoked tokens', () => {
+    expect(decideRefresh(undefined, now)).toEqual({ action: 'reject', reason: 'unknown' });
+    expect(decideRefresh(live, 10_000)).toEqual({ action: 'reject', reason: 'expired' });
+    expect(decideRefresh({ ...live, revokedAt: 1 }, now)).toEqual({ action: 'reject', reason: 'revoked' });
+  });
+
+  it('revokes the family when a spent token comes back, even after it expired', () => {
+    expect(decideRefresh({ ...live, rotatedAt: 1 }, now)).toEqual({
+      action: 'revoke_family',
+      reason: 'reuse',
+    });
+    expect(decideRefresh({ ...live, rotatedAt: 1 }, 20_000).action).toBe('revoke_family');
+  });
+
+  it('does not raise the alarm twice for a family already revoked', () => {
+    expect(decideRefresh({ ...live, rotatedAt: 1, revokedAt: 2 }, now)).toEqual({
+      action: 'reject',
+      reason: 'revoked',
+    });
+  });
+});
+
+describe('token claims', () => {
+  it('stamps issue and expiry times in seconds', () => {
+    expect(accessClaims({ id: USER_ID, role: 'admin' }, 1_700_000_000_999, 900)).toEqual({
+      sub: USER_ID,
+      role: 'admin',
+      typ: 'access',
+      iat: 1_700_000_000,
+      exp: 1_700_000_900,
+    });
+    expect(twoFactorClaims(USER_ID, 1_700_000_000_000)).toMatchObject({ typ: '2fa', exp: 1_700_000_300 });
+  });
+
+  it('keeps the two token types apart', () => {
+    const access = accessClaims({ id: USER_ID, role: 'user' }, 0, 900);
+    const twoFactor = twoFactorClaims(USER_ID, 0);
+    expect(callerFromClaims(access, 'access')).toEqual({ id: USER_ID, role: 'user' });
+    expect(callerFromClaims(twoFactor, 'access')).toBeUndefined();
+    expect(callerFromClaims(access, '2fa')).toBeUndefined();
+    expect(callerFromClaims(twoFactor, '2fa')).toMatchObject({ id: USER_ID });
+  });
+
+  it('refuses malformed claims', () => {
+    expect(callerFromClaims(undefined, 'access')).toBeUndefined();
+    expect(callerFromClaims({ sub: 'not-a-uuid', role: 'user', typ: 'access' }, 'access')).toBeUndefined();
+    expect(callerFromClaims({ sub: USER_ID, role: 'root', typ: 'access' }, 'access')).toBeUndefined();
+  });
+});
+
+describe('Google identity', () => {
+  const claims = { sub: '1234567890', email: 'Ada@Gmail.com', email_verified: true, name: ' Ada  L ' };
+
+  it('takes the verified email and the name from the token', () => {
+    expect(googleIdentity(claims, 'Body Name')).toEqual({
+      ok: true,
+      identity: { sub: '1234567890', email: 'ada@gmail.com', name: 'Ada L' },
+    });
+  });
+
+  it('falls back to the body name, then the email', () => {
+    const { name: _name, ...nameless } = claims;
+    expect(googleIdentity(nameless, 'Body Name')).toMatchObject({ identity: { name: 'Body Name' } });
+    expect(googleIdentity(nameless, undefined)).toMatchObject({ identity: { name: 'ada' } });
+  });
+
+  it('refuses an unverified email or a missing subject', () => {
+    expect(googleIdentity({ ...claims, email_verified: false }, undefined).ok).toBe(false);
+    expect(googleIdentity({ ...claims, email_verified: undefined }, undefined).ok).toBe(false);
+    expect(googleIdentity({ ...claims, email_verified: 'true' }, undefined).ok).toBe(true);
+    expect(googleIdentity({ ...claims, sub: '' }, undefined).ok).toBe(false);
+  });
+});
+
+describe('admin bootstrap', () => {
+  it('creates only when absent and never changes an existing account', () => {
+    expect(decideAdminBootstrap(undefined)).toBe('create');
+    expect(decideAdminBootstrap({ role: 'admin' })).toBe('already_admin');
+    expect(decideAdminBootstrap({ role: 'user' })).toBe('exists_not_admin');
+  });
+
+  it('knows the admin area', () => {
+    expect(isAdminUrl('/api/admin/users')).toBe(true);
+    expect(isAdminUrl('/api/admin')).toBe(true);
+    expect(isAdminUrl('/api/administrator')).toBe(false);
+    expect(isAdminUrl('/api/auth/me')).toBe(false);
+  });
+});

@@ -1,0 +1,174 @@
+import fastifyJwt from '@fastify/jwt';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Kysely } from 'kysely';
+import { DomainError, systemClock, type Clock, type Database, type Logger } from '@updown/runtime';
+import type { GatewayConfig } from '../config';
+import { adminUsersRoutes } from './admin-users.routes';
+import { isAdminUrl, type AuthUser, type TokenClaims } from './auth.domain';
+import type { AuthContext, TokenSigner } from './auth.context';
+import { createAuthHooks, type AuthHook } from './auth.hooks';
+import { authRoutes } from './auth.routes';
+import { createGoogleVerifier } from './google-verifier';
+import { resolveJwtSecret } from './jwt-secret';
+import { PasswordHasher } from './password';
+import { twoFactorRoutes } from './two-factor.routes';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Requires a valid access token (401 otherwise; a two-factor token is refused); sets `request.user`. */
+    authenticate: AuthHook;
+    /** Sets `request.user` when a valid access token is sent; read it with `optionalUser(request)`. */
+    authenticateOptional: AuthHook;
+    /** 401 without a valid access token, 403 unless the caller's current role is admin. */
+    requireAdmin: AuthHook;
+  }
+}
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: TokenClaims;
+    user: AuthUser;
+  }
+}
+
+export const AUTH_PLUGIN_NAME = 'updown-auth';
+const TOKEN_ISSUER = 'updown';
+
+export type AuthPluginConfig = Pick<
+  GatewayConfig,
+  | 'UPDOWN_ENV'
+  | 'DATA_DIR'
+  | 'JWT_SECRET'
+  | 'ACCESS_TOKEN_TTL_SEC'
+  | 'REFRESH_TOKEN_TTL_SEC'
+  | 'GOOGLE_CLIENT_ID'
+  | 'GOOGLE_JWKS_URL'
+  | 'AUTH_MAX_FAILURES'
+  | 'AUTH_FAILURE_WINDOW_SEC'
+  | 'AUTH_LOCKOUT_SEC'
+  | 'AUTH_IP_RATE_MAX'
+  | 'AUTH_IP_RATE_WINDOW_SEC'
+>;
+
+export interface AuthPluginDeps {
+  readonly db: Kysely<Database>;
+  readonly config: AuthPluginConfig;
+  readonly logger: Logger;
+  /** Defaults to the system clock; tests pass a `ManualClock` to step through TOTP periods. */
+  readonly clock?: Clock;
+  readonly hasher?: PasswordHasher;
+}
+
+/**
+ * Accounts and sessions for the gateway: pass the result in `deps.plugins` of `buildApp` /
+ * `startGateway`, before any plugin whose routes use the decorators. It registers `@fastify/jwt`,
+ * the decorators `authenticate`, `authenticateOptional` and `requireAdmin` on the root instance
+ * (fastify-plugin, so later plugins see them), the guard that puts `requireAdmin` on every
+ * `/api/admin/*` route, and the `/api/auth/*`, `/api/2fa/*` and `/api/admin/users` routes.
+ */
+export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
+  return fp(
+    async (app) => {
+      const { config, logger } = deps;
+      const secret = await resolveJwtSecret(config, logger);
+      await app.register(fastifyJwt, {
+        secret,
+        sign: { algorithm: 'HS256', iss: TOKEN_ISSUER },
+        verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER },
+      });
+      const ctx = await authContext(deps, jwtSigner(app));
+      const hooks = createAuthHooks(ctx);
+      app.decorate('authenticate', hooks.authenticate);
+      app.decorate('authenticateOptional', hooks.authenticateOptional);
+      app.decorate('requireAdmin', hooks.requireAdmin);
+      app.addHook('onRoute', (route) => guardAdminRoute(route, hooks.requireAdmin));
+
+      await app.register(async (scope) => {
+        await scope.register(rateLimit, {
+          global: false,
+          errorResponseBuilder: (_request, context) =>
+            new DomainError('RATE_LIMITED', `Too many requests; try again in ${context.after}`),
+        });
+        // One counter per client IP shared by every auth route (not one per route): the ceiling
+        // is on auth traffic as a whole.
+        const limit = scope.rateLimit({
+          max: config.AUTH_IP_RATE_MAX,
+          timeWindow: config.AUTH_IP_RATE_WINDOW_SEC * 1000,
+        }) as AuthHook;
+        await scope.register(authRoutes(ctx, hooks, limit));
+        await scope.register(twoFactorRoutes(ctx, hooks, limit));
+      });
+      await app.register(adminUsersRoutes(ctx));
+    },
+    { name: AUTH_PLUGIN_NAME, fastify: '5.x' },
+  );
+}
+
+async function authContext(deps: AuthPluginDeps, signer: TokenSigner): Promise<AuthContext> {
+  const { config, logger } = deps;
+  const hasher = deps.hasher ?? new PasswordHasher();
+  await hasher.warm();
+  if (config.GOOGLE_CLIENT_ID === undefined)
+    logger.info('Google sign-in is off: GOOGLE_CLIENT_ID is not set');
+  return {
+    db: deps.db,
+    clock: deps.clock ?? systemClock,
+    logger,
+    hasher,
+    signer,
+    policy: {
+      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+      refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+      lock: {
+        maxFailures: config.AUTH_MAX_FAILURES,
+        windowMs: config.AUTH_FAILURE_WINDOW_SEC * 1000,
+        lockMs: config.AUTH_LOCKOUT_SEC * 1000,
+      },
+    },
+    google:
+      config.GOOGLE_CLIENT_ID === undefined
+        ? undefined
+        : createGoogleVerifier({ clientId: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL }),
+  };
+}
+
+/**
+ * Tokens are checked against the injected clock (`clockTimestamp`), the same clock that stamps
+ * them, so tests can move time and production has one notion of "now".
+ */
+function jwtSigner(app: FastifyInstance): TokenSigner {
+  return {
+    sign: (claims) => app.jwt.sign(claims),
+    verify(token, nowMs) {
+      try {
+        return app.jwt.verify(token, { clockTimestamp: nowMs });
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+type Hooks = RouteOptions['onRequest'];
+
+function withoutHook(hooks: Hooks | RouteOptions['preHandler'], hook: AuthHook): AuthHook[] {
+  const list = (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]) as AuthHook[];
+  return list.filter((existing) => existing !== hook);
+}
+
+/**
+ * Every `/api/admin/*` route requires an admin, whether or not its author remembered: the check
+ * is put first in its `onRequest` hooks (so it runs before the body is even parsed) and the route
+ * is documented as needing a bearer token.
+ */
+function guardAdminRoute(route: RouteOptions, requireAdmin: AuthHook): void {
+  if (!isAdminUrl(route.url)) return;
+  route.onRequest = [requireAdmin, ...withoutHook(route.onRequest, requireAdmin)] as Hooks;
+  const preHandler = withoutHook(route.preHandler, requireAdmin);
+  route.preHandler = (preHandler.length > 0 ? preHandler : undefined) as RouteOptions['preHandler'];
+  if (route.schema && route.schema.security === undefined) {
+    route.schema = { ...route.schema, security: [{ bearerAuth: [] }] };
+  }
+}

@@ -1,0 +1,106 @@
+import type { InjectOptions } from 'fastify';
+import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryLogger } from '../testing/test-app';
+import { ensureAdminFromEnv } from './admin-bootstrap';
+import {
+  TEST_JWT_SECRET,
+  authTestApp,
+  bearer,
+  login,
+  newAccount,
+  totp,
+  type AuthTestApp,
+} from './testing/auth-test-app';
+
+/** Passwords, tokens, codes and secrets never reach a log line, even at the most verbose level. */
+describe('secrets in logs', () => {
+  let database: TestDatabase;
+  let t: AuthTestApp;
+  let text: () => string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const memory = memoryLogger('trace');
+    text = () => JSON.stringify(memory.lines());
+    t = await authTestApp(database.db, { logger: memory.logger });
+  });
+  afterAll(async () => {
+    await t.close();
+    await database.drop();
+  });
+
+  it('keeps a full register, login, refresh, 2FA and logout flow out of the logs', async () => {
+    const account = newAccount('quiet');
+    const secrets: string[] = [account.password, TEST_JWT_SECRET];
+    const inject = (options: InjectOptions) => t.app.inject(options);
+
+    expect((await inject({ method: 'POST', url: '/api/auth/register', payload: account })).statusCode).toBe(
+      201,
+    );
+    const wrong = 'not-the-password-123';
+    secrets.push(wrong);
+    await inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: account.email, password: wrong },
+    });
+    const first = await login(t.app, account.email, account.password);
+    secrets.push(first.access_token, first.refresh_token);
+
+    const refreshed = (
+      await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${first.refresh_token}` })
+    ).json();
+    secrets.push(refreshed.access_token, refreshed.refresh_token);
+    // A replay, which logs a warning about the revoked family.
+    await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${first.refresh_token}` });
+
+    const session = await login(t.app, account.email, account.password);
+    secrets.push(session.access_token, session.refresh_token);
+    const setup = (
+      await inject({ method: 'POST', url: '/api/2fa/setup', headers: bearer(session.access_token) })
+    ).json();
+    secrets.push(setup.secret);
+    const enableCode = await totp(setup.secret, t.clock);
+    await inject({
+      method: 'POST',
+      url: '/api/2fa/enable',
+      headers: bearer(session.access_token),
+      payload: { token: enableCode },
+    });
+    t.clock.advance(30_000);
+    const temporary = await login(t.app, account.email, account.password);
+    secrets.push(temporary.access_token);
+    const code = await totp(setup.secret, t.clock);
+    const verified = (
+      await inject({
+        method: 'POST',
+        url: '/api/2fa/verify',
+        headers: bearer(temporary.access_token),
+        payload: { token: code },
+      })
+    ).json();
+    secrets.push(verified.access_token, verified.refresh_token);
+    await inject({ method: 'POST', url: `/api/auth/logout?refresh_token=${verified.refresh_token}` });
+
+    const logged = text();
+    expect(logged).toContain('request completed');
+    expect(logged).toContain('/api/auth/refresh');
+    expect(logged).toContain('session family is revoked');
+    for (const secret of secrets) {
+      expect(secret.length).toBeGreaterThan(6);
+      expect(logged).not.toContain(secret);
+    }
+    // Codes are short; look for them only where they could appear, as values.
+    expect(logged).not.toContain(`"${enableCode}"`);
+    expect(logged).not.toContain(`"${code}"`);
+  });
+
+  it('keeps the admin password out of the start-up log', async () => {
+    const memory = memoryLogger('trace');
+    const config = { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password-secret' };
+    await ensureAdminFromEnv(database.db, config, memory.logger);
+    await ensureAdminFromEnv(database.db, config, memory.logger);
+    expect(JSON.stringify(memory.lines())).not.toContain('root-password-secret');
+  });
+});

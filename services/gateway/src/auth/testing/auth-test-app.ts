@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { generate } from 'otplib';
+import { expect } from 'vitest';
+import { createMetricsRegistry, ManualClock, type Database, type Logger } from '@updown/runtime';
+import { buildApp, type GatewayPlugin } from '../../app';
+import type { GatewayInstance } from '../../http/instance';
+import { memoryLogger } from '../../testing/test-app';
+import { GOOGLE_JWKS_DEFAULT } from '../auth.config';
+import { createAuthPlugin, type AuthPluginConfig } from '../auth.plugin';
+
+export const TEST_JWT_SECRET = randomBytes(48).toString('base64url');
+
+export const TEST_AUTH_CONFIG: AuthPluginConfig = {
+  UPDOWN_ENV: 'test',
+  DATA_DIR: '/nonexistent',
+  JWT_SECRET: TEST_JWT_SECRET,
+  ACCESS_TOKEN_TTL_SEC: 900,
+  REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
+  GOOGLE_CLIENT_ID: undefined,
+  GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
+  AUTH_MAX_FAILURES: 5,
+  AUTH_FAILURE_WINDOW_SEC: 900,
+  AUTH_LOCKOUT_SEC: 900,
+  AUTH_IP_RATE_MAX: 300,
+  AUTH_IP_RATE_WINDOW_SEC: 60,
+};
+
+export interface AuthTestApp {
+  readonly app: GatewayInstance;
+  readonly clock: ManualClock;
+  readonly logs: () => Record<string, unknown>[];
+  /** Every log line as written, for substring checks. */
+  readonly logText: () => string;
+  close(): Promise<void>;
+}
+
+/** The gateway with the auth plugin over a test database, on a manual clock starting now. */
+export async function authTestApp(
+  db: Kysely<Database>,
+  options: { config?: Partial<AuthPluginConfig>; plugins?: readonly GatewayPlugin[]; logger?: Logger } = {},
+): Promise<AuthTestApp> {
+  const clock = new ManualClock(Date.now());
+  const memory = memoryLogger('debug');
+  const logger = options.logger ?? memory.logger;
+  const app = buildApp({
+    config: { CONSOLE_DIR: '/nonexistent', CORS_ORIGINS: [], BODY_LIMIT_BYTES: 1024 * 1024 },
+    logger,
+    registry: createMetricsRegistry(),
+    db,
+    plugins: [
+      createAuthPlugin({ db, logger, clock, config: { ...TEST_AUTH_CONFIG, ...options.config } }),
+      ...(options.plugins ?? []),
+    ],
+  });
+  await app.ready();
+  return {
+    app,
+    clock,
+    logs: memory.lines,
+    logText: () => JSON.stringify(memory.lines()),
+    close: () => app.close(),
+  };
+}
+
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
+}
+
+let counter = 0;
+
+/** A fresh, valid set of registration details. */
+export function newAccount(prefix = 'user'): { name: string; email: string; password: string } {
+  counter += 1;
+  return {
+    name: `Test ${prefix} ${counter}`,
+    email: `${prefix}.${counter}.${randomBytes(3).toString('hex')}@example.com`,
+    password: `pw-${randomBytes(6).toString('hex')}`,
+  };
+}
+
+export async function register(
+  app: GatewayInstance,
+  account: { name: string; email: string; password: string },
+): Promise<{ id: string; email: string }> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: account });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+export interface LoginBody {
+  access_token: string;
+  refresh_token: string;
+  requires_2fa: boolean;
+}
+
+export async function login(app: GatewayInstance, email: string, password: string): Promise<LoginBody> {
+  const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+/** The current code of `secret` on the test clock. */
+export function totp(secret: string, clock: ManualClock): Promise<string> {
+  return generate({ secret, epoch: Math.floor(clock.now() / 1000) });
+}
