@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { TIMEFRAME_NAMES } from '../market';
+
+/** Market data over HTTP and WebSocket (spec §3 Pair, Candle, Live price message; §7 Market). */
+
+export const PAIR_SYMBOL_LENGTH_MAX = 32;
+/** `GET /api/market/candles` returns this many candles when `limit` is absent (the chart's 200). */
+export const CANDLES_LIMIT_DEFAULT = 200;
+/** A larger `limit` is served as this many. */
+export const CANDLES_LIMIT_MAX = 1000;
+
+const PairSymbol = Type.String({
+  minLength: 1,
+  maxLength: PAIR_SYMBOL_LENGTH_MAX,
+  description: 'Pair symbol, upper case, e.g. BTCUSDT',
+});
+
+export const MarketPair = Type.Object(
+  {
+    symbol: PairSymbol,
+    display_name: Type.String({ description: 'Name shown on the pair buttons, e.g. BTC/USDT' }),
+    active: Type.Boolean({ description: 'False when an admin disabled the pair: listed, not tradable' }),
+    payout_pct: Type.Number({ description: 'Payout percentage of a winning trade, e.g. 80' }),
+    provider: Type.String({ description: 'Price source; OTC is the built-in feed' }),
+  },
+  { title: 'MarketPair' },
+);
+export type MarketPair = Static<typeof MarketPair>;
+
+export const MarketPairList = Type.Array(MarketPair, { title: 'MarketPairList' });
+export type MarketPairList = Static<typeof MarketPairList>;
+
+export const MarketTimeframe = Type.Union(
+  TIMEFRAME_NAMES.map((name) => Type.Literal(name)),
+  { description: 'Candle length: 1m, 5m, 15m, 30m or 1h' },
+);
+
+export const CandlesQuery = Type.Object({
+  pair: PairSymbol,
+  timeframe: MarketTimeframe,
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      default: CANDLES_LIMIT_DEFAULT,
+      description: `How many of the most recent candles; at most ${CANDLES_LIMIT_MAX} are returned`,
+    }),
+  ),
+});
+export type CandlesQuery = Static<typeof CandlesQuery>;
+
+export const Candle = Type.Object(
+  {
+    time: Type.Integer({ description: 'Start of the candle (Unix seconds)' }),
+    open: Type.Number(),
+    high: Type.Number(),
+    low: Type.Number(),
+    close: Type.Number({ description: 'The last price; still moving while the candle is current' }),
+  },
+  { title: 'Candle' },
+);
+export type Candle = Static<typeof Candle>;
+
+export const CandleList = Type.Array(Candle, { title: 'CandleList', description: 'Oldest first' });
+export type CandleList = Static<typeof CandleList>;
+
+/** One WebSocket message per tick on `/api/market/ws?pair=X`. */
+export const LivePriceMessage = Type.Object(
+  {
+    pair: PairSymbol,
+    price: Type.Number({ exclusiveMinimum: 0 }),
+    ts: Type.Integer({ description: 'When the price was observed (Unix epoch ms)' }),
+  },
+  { title: 'LivePriceMessage' },
+);
+export type LivePriceMessage = Static<typeof LivePriceMessage>;
+
+/** Close codes of `/api/market/ws` beyond the normal ones. */
+export const MARKET_WS_CLOSE = {
+  /** Missing, malformed or unknown `pair`: do not reconnect with the same query. */
+  POLICY_VIOLATION: 1008,
+  /** The server is at its connection limit: reconnect later. */
+  TRY_AGAIN_LATER: 1013,
+  /** The server is shutting down: reconnect later. */
+  GOING_AWAY: 1001,
+} as const;

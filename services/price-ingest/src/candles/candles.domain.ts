@@ -1,0 +1,132 @@
+import { TIMEFRAME_SECONDS } from '@updown/schemas/market';
+import type { Tick } from '../feed/price-provider';
+
+/**
+ * Candles from ticks. A candle of timeframe `tf` seconds covers [bucket, bucket + tf) where
+ * bucket = floor(ts / tf) · tf in Unix seconds: open is the first tick's price, close the last,
+ * high and low the extremes. A batch's partial candles are merged into the stored ones by the
+ * repository's upsert (open kept, high/low widened, close replaced), so the current candle is live.
+ */
+
+export interface CandleRow {
+  readonly pair: string;
+  readonly timeframeSec: number;
+  /** Unix epoch seconds, a multiple of `timeframeSec`. */
+  readonly bucketStart: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+}
+
+/** The start (Unix seconds) of the `timeframeSec` candle that contains the instant `tsMs`. */
+export function bucketStartSec(tsMs: number, timeframeSec: number): number {
+  return Math.floor(tsMs / (timeframeSec * 1000)) * timeframeSec;
+}
+
+interface Building {
+  pair: string;
+  timeframeSec: number;
+  bucketStart: number;
+  open: number;
+  openTs: number;
+  high: number;
+  low: number;
+  close: number;
+  closeTs: number;
+}
+
+/**
+ * One candle per pair, timeframe and bucket touched by the ticks. Ticks may arrive in any order:
+ * open and close follow `ts` (for equal `ts`, the later tick in the list closes). The result is
+ * ordered by pair, timeframe and bucket, which also gives the database a stable lock order.
+ */
+export function aggregateCandles(
+  ticks: readonly Tick[],
+  timeframesSec: readonly number[] = TIMEFRAME_SECONDS,
+): CandleRow[] {
+  const candles = new Map<string, Building>();
+  for (const tick of ticks) {
+    for (const timeframeSec of timeframesSec) {
+      const bucketStart = bucketStartSec(tick.ts, timeframeSec);
+      const key = `${tick.pair}\u0000${timeframeSec}\u0000${bucketStart}`;
+      const candle = candles.get(key);
+      if (!candle) {
+        candles.set(key, {
+          pair: tick.pair,
+          timeframeSec,
+          bucketStart,
+          open: tick.price,
+          openTs: tick.ts,
+          high: tick.price,
+          low: tick.price,
+          close: tick.price,
+          closeTs: tick.ts,
+        });
+        continue;
+      }
+      if (tick.price > candle.high) candle.high = tick.price;
+      if (tick.price < candle.low) candle.low = tick.price;
+      if (tick.ts < candle.openTs) {
+        candle.open = tick.price;
+        candle.openTs = tick.ts;
+      }
+      if (tick.ts >= candle.closeTs) {
+        candle.close = tick.price;
+        candle.closeTs = tick.ts;
+      }
+    }
+  }
+  return [...candles.values()]
+    .sort(
+      (a, b) =>
+        (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0) ||
+        a.timeframeSec - b.timeframeSec ||
+        a.bucketStart - b.bucketStart,
+    )
+    .map(({ pair, timeframeSec, bucketStart, open, high, low, close }) => ({
+      pair,
+      timeframeSec,
+      bucketStart,
+      open,
+      high,
+      low,
+      close,
+    }));
+}
+
+/** What the stored candle becomes when a later batch's candle for the same bucket is merged in. */
+export function mergeCandle(stored: CandleRow, later: CandleRow): CandleRow {
+  return {
+    ...stored,
+    high: Math.max(stored.high, later.high),
+    low: Math.min(stored.low, later.low),
+    close: later.close,
+  };
+}
+
+/**
+ * Candles of a longer timeframe from consecutive shorter ones of one pair (oldest first): open of
+ * the first, extremes of all, close of the last. Used to derive every timeframe of the backfill
+ * from its 1m candles.
+ */
+export function rollUpCandles(candles: readonly CandleRow[], timeframeSec: number): CandleRow[] {
+  const out: CandleRow[] = [];
+  let current: { -readonly [K in keyof CandleRow]: CandleRow[K] } | undefined;
+  for (const candle of candles) {
+    if (candle.timeframeSec > timeframeSec || timeframeSec % candle.timeframeSec !== 0) {
+      throw new RangeError(`cannot roll ${candle.timeframeSec}s candles up into ${timeframeSec}s`);
+    }
+    const bucketStart = Math.floor(candle.bucketStart / timeframeSec) * timeframeSec;
+    if (current && current.bucketStart === bucketStart && current.pair === candle.pair) {
+      current.high = Math.max(current.high, candle.high);
+      current.low = Math.min(current.low, candle.low);
+      current.close = candle.close;
+      continue;
+    }
+    if (current) out.push(current);
+    current = { ...candle, timeframeSec, bucketStart };
+  }
+  if (current) out.push(current);
+  return out;
+}

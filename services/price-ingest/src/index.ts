@@ -1,0 +1,19 @@
+export {
+  DEFAULT_PRICE_FEED_SEED,
+  loadPriceIngestConfig,
+  priceIngestConfigSpec,
+  type PriceIngestConfig,
+  type PriceIngestServiceConfig,
+} from './config';
+export { startPriceIngest, type PriceIngestDeps, type RunningPriceIngest } from './price-ingest.service';
+export {
+  LATEST_PRICES_PAIRS_MAX,
+  PRICE_STALE_AFTER_MS,
+  startLatestPrices,
+  type LatestPrice,
+  type LatestPrices,
+  type LatestPricesDeps,
+} from './latest-prices';
+export { TICKS_TOPIC, type TickEvent, type TickPublisher, type TickSubscriber } from './bus-ports';
+export { OTC_PROVIDER, OtcProvider } from './feed/otc-provider';
+export type { FeedPair, PriceProvider, Tick, TickSink } from './feed/price-provider';

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock, Database, Logger } from '@updown/runtime';
+import { TICKS_TOPIC, type TickSubscriber, type TickSubscription } from './bus-ports';
+import { newestTickPerPair } from './market.repository';
+
+/** A pair whose latest tick is older than this is not tradable (DESIGN §3). */
+export const PRICE_STALE_AFTER_MS = 5_000;
+/** Most pairs remembered; ticks for further pairs are ignored (and logged once each). */
+export const LATEST_PRICES_PAIRS_MAX = 1_000;
+
+export interface LatestPrice {
+  readonly price: number;
+  /** When the price was observed (Unix epoch ms). */
+  readonly ts: number;
+  /** How old the price is now, by the service's clock; never negative. */
+  readonly ageMs: number;
+}
+
+export interface LatestPrices {
+  get(pair: string): LatestPrice | undefined;
+  /** True when the pair has a price no older than `PRICE_STALE_AFTER_MS` (or `maxAgeMs`). */
+  isFresh(pair: string, maxAgeMs?: number): boolean;
+  stop(): Promise<void>;
+}
+
+export interface LatestPricesDeps {
+  readonly db: Kysely<Database>;
+  readonly bus: TickSubscriber;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Defaults to `latest-prices-<random>`: every instance must see every tick, so each has its own group. */
+  readonly group?: string;
+}
+
+/**
+ * The latest tick per pair, in memory, for whoever needs "the price now" (order placement takes
+ * its entry price here and refuses stale pairs). It follows `market.ticks.v1` from the moment it
+ * starts and is warmed from the newest stored tick of each pair, so it answers at once after a
+ * restart; a stored tick is usually already stale, which is the honest answer until the feed ticks.
+ * Ticks only ever move a pair's price forward in time, so a late or redelivered tick is ignored.
+ */
+export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestPrices> {
+  const prices = new Map<string, { price: number; ts: number }>();
+  const refused = new Set<string>();
+  const logger = deps.logger.child({ component: 'latest-prices' });
+
+  const record = (pair: string, price: number, ts: number) => {
+    const current = prices.get(pair);
+    if (current) {
+      if (ts >= current.ts) prices.set(pair, { price, ts });
+      return;
+    }
+    if (prices.size >= LATEST_PRICES_PAIRS_MAX) {
+      if (!refused.has(pair) && refused.size < LATEST_PRICES_PAIRS_MAX) {
+        refused.add(pair);
+        logger.warn({ pair, pairsMax: LATEST_PRICES_PAIRS_MAX }, 'too many pairs; ignoring this one');
+      }
+      return;
+    }
+    prices.set(pair, { price, ts });
+  };
+
+  // Subscribe before reading the database, so that no tick falls between the two.
+  const group = deps.group ?? `latest-prices-${randomUUID().slice(0, 8)}`;
+  const subscription: TickSubscription = await deps.bus.subscribe(
+    TICKS_TOPIC,
+    group,
+    async (event) => record(event.payload.pair, event.payload.price, event.payload.ts),
+    { fromBeginning: false },
+  );
+  try {
+    for (const tick of await newestTickPerPair(deps.db, LATEST_PRICES_PAIRS_MAX))
+      record(tick.pair, tick.price, tick.ts);
+  } catch (error) {
+    await subscription.close();
+    throw error;
+  }
+  logger.info({ pairs: prices.size, group }, 'latest prices warmed from stored ticks');
+
+  const get = (pair: string): LatestPrice | undefined => {
+    const latest = prices.get(pair);
+    if (!latest) return undefined;
+    return { price: latest.price, ts: latest.ts, ageMs: Math.max(0, deps.clock.now() - latest.ts) };
+  };
+  return {
+    get,
+    isFresh(pair, maxAgeMs = PRICE_STALE_AFTER_MS) {
+      const latest = get(pair);
+      return latest !== undefined && latest.ageMs <= maxAgeMs;
+    },
+    stop: () => subscription.close(),
+  };
+}

@@ -1,0 +1,92 @@
+import { Counter, Gauge, Histogram, type Registry } from '@updown/runtime';
+
+/**
+ * price-ingest's series. Created once per registry and shared, because prom-client refuses a
+ * second metric of the same name and the single process (or a test) may start the service twice
+ * on one registry. Labels are pair symbols only, which the `market_pairs` table bounds.
+ */
+export interface PriceIngestMetrics {
+  readonly ticksPublished: Counter<'pair'>;
+  readonly publishFailures: Counter<'pair'>;
+  readonly ticksPersisted: Counter;
+  readonly flushBatchSize: Histogram;
+  readonly flushDuration: Histogram;
+  readonly flushFailures: Counter;
+  readonly bufferedTicks: Gauge;
+  readonly roundsSkipped: Counter;
+  readonly activeFeeds: Gauge;
+  readonly ticksDeleted: Counter;
+  readonly backfills: Counter<'pair'>;
+}
+
+const shared = new WeakMap<Registry, PriceIngestMetrics>();
+
+export function priceIngestMetrics(registry: Registry): PriceIngestMetrics {
+  const existing = shared.get(registry);
+  if (existing) return existing;
+  const registers = [registry];
+  const metrics: PriceIngestMetrics = {
+    ticksPublished: new Counter({
+      name: 'updown_ticks_published_total',
+      help: 'Ticks published to market.ticks.v1, by pair',
+      labelNames: ['pair'],
+      registers,
+    }),
+    publishFailures: new Counter({
+      name: 'updown_tick_publish_failures_total',
+      help: 'Ticks persisted but not published because the bus refused them (the next tick supersedes them)',
+      labelNames: ['pair'],
+      registers,
+    }),
+    ticksPersisted: new Counter({
+      name: 'updown_ticks_persisted_total',
+      help: 'Ticks written to market_ticks',
+      registers,
+    }),
+    flushBatchSize: new Histogram({
+      name: 'updown_tick_flush_batch_size',
+      help: 'Ticks written per flush (one multi-row insert and one candle upsert)',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+      registers,
+    }),
+    flushDuration: new Histogram({
+      name: 'updown_tick_flush_duration_seconds',
+      help: 'Time to write one batch of ticks and candles',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    flushFailures: new Counter({
+      name: 'updown_tick_flush_failures_total',
+      help: 'Batches that failed to write; they stay buffered and are retried with backoff',
+      registers,
+    }),
+    bufferedTicks: new Gauge({
+      name: 'updown_tick_buffer_size',
+      help: 'Ticks produced but not yet written',
+      registers,
+    }),
+    roundsSkipped: new Counter({
+      name: 'updown_feed_rounds_skipped_total',
+      help: 'Feed rounds not produced because the tick buffer was full (the database is not keeping up)',
+      registers,
+    }),
+    activeFeeds: new Gauge({
+      name: 'updown_price_feeds_active',
+      help: 'Pairs currently ticking',
+      registers,
+    }),
+    ticksDeleted: new Counter({
+      name: 'updown_ticks_deleted_total',
+      help: 'Ticks removed by retention',
+      registers,
+    }),
+    backfills: new Counter({
+      name: 'updown_candle_backfills_total',
+      help: 'Pairs given synthetic candle history because they had none',
+      labelNames: ['pair'],
+      registers,
+    }),
+  };
+  shared.set(registry, metrics);
+  return metrics;
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Clock, Database, Logger, Registry } from '@updown/runtime';
+import type { TickPublisher } from './bus-ports';
+import type { PriceIngestServiceConfig } from './config';
+import { OtcProvider } from './feed/otc-provider';
+import { priceIngestMetrics } from './metrics';
+import { PairFeeds } from './pair-feeds';
+import { repeatEvery } from './repeat';
+import { deleteExpiredTicks } from './retention';
+import { TickPipeline } from './tick-pipeline';
+
+export interface PriceIngestDeps {
+  readonly db: Kysely<Database>;
+  /** Any `Bus` adapter of the runtime. */
+  readonly bus: TickPublisher;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly clock: Clock;
+  readonly config: PriceIngestServiceConfig;
+}
+
+export interface RunningPriceIngest {
+  /** Stops the feed and the timers, then writes and publishes what is still buffered. */
+  stop(): Promise<void>;
+  /** Writes and publishes every buffered tick now; false if a write failed. */
+  flush(): Promise<boolean>;
+  /** Re-reads `market_pairs` now instead of at the next poll. */
+  syncPairs(): Promise<void>;
+  /** One retention pass now; resolves to the number of ticks deleted. */
+  deleteExpiredTicks(): Promise<number>;
+  /** The pairs ticking at the moment. */
+  feeds(): readonly string[];
+}
+
+/**
+ * Starts the market data service: the OTC feed for every active pair (with candle history for
+ * pairs that have none), batched persistence of ticks and candles, publication on
+ * `market.ticks.v1`, the pairs poll and tick retention. Resolves once every active pair is ticking.
+ */
+export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPriceIngest> {
+  const { db, clock, config } = deps;
+  const logger = deps.logger.child({ component: 'price-ingest' });
+  const metrics = priceIngestMetrics(deps.registry);
+  const provider = new OtcProvider({
+    clock,
+    seed: config.PRICE_FEED_SEED,
+    tickIntervalMs: config.TICK_INTERVAL_MS,
+  });
+  const pipeline = new TickPipeline({
+    db,
+    publisher: deps.bus,
+    clock,
+    logger,
+    metrics,
+    flushIntervalMs: config.TICK_FLUSH_INTERVAL_MS,
+    batchMax: config.TICK_BATCH_MAX,
+    bufferMax: Math.max(config.TICK_BUFFER_MAX, config.TICK_BATCH_MAX),
+  });
+  const feeds = new PairFeeds({
+    db,
+    provider,
+    clock,
+    logger,
+    metrics,
+    seed: config.PRICE_FEED_SEED,
+    feedsMax: config.PRICE_FEEDS_MAX,
+  });
+  const retention = () =>
+    deleteExpiredTicks({
+      db,
+      clock,
+      logger,
+      metrics,
+      retentionDays: config.TICK_RETENTION_DAYS,
+      chunk: config.TICK_RETENTION_CHUNK,
+    });
+
+  pipeline.start();
+  provider.start(pipeline);
+  try {
+    await feeds.sync();
+  } catch (error) {
+    provider.stop();
+    await pipeline.stop();
+    throw error;
+  }
+  const poll = repeatEvery(clock, config.PAIRS_POLL_INTERVAL_MS, 'pairs poll', logger, () => feeds.sync());
+  const prune = repeatEvery(clock, config.TICK_RETENTION_INTERVAL_MS, 'tick retention', logger, retention);
+  logger.info(
+    {
+      pairs: provider.pairs(),
+      tickIntervalMs: config.TICK_INTERVAL_MS,
+      retentionDays: config.TICK_RETENTION_DAYS,
+    },
+    'price feed running',
+  );
+
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= (async () => {
+        await Promise.all([poll.stop(), prune.stop()]);
+        provider.stop();
+        await pipeline.stop();
+        metrics.activeFeeds.set(0);
+      })();
+      return stopping;
+    },
+    flush: () => pipeline.flush(),
+    syncPairs: () => feeds.sync(),
+    deleteExpiredTicks: retention,
+    feeds: () => provider.pairs(),
+  };
+}

@@ -1,0 +1,44 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDb, createLogger, createMetricsRegistry, ManualClock } from '@updown/runtime';
+import { OtcProvider } from './feed/otc-provider';
+import { priceIngestMetrics } from './metrics';
+import { metricValue } from './testing/helpers';
+import { TickPipeline } from './tick-pipeline';
+
+/** A pool pointed at a port nothing listens on: every write fails at once, as when PostgreSQL is down. */
+const unreachable = createDb('postgres://updown@127.0.0.1:1/none', { max: 1 });
+afterAll(() => unreachable.close());
+
+describe('tick pipeline while the database is down', () => {
+  it('keeps the buffer bounded, pauses the feed, publishes nothing and counts it all', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5));
+    const registry = createMetricsRegistry();
+    const published: string[] = [];
+    const pipeline = new TickPipeline({
+      db: unreachable.db,
+      publisher: { publish: async (_topic, key) => void published.push(key) },
+      clock,
+      logger: createLogger({ level: 'silent', name: 'pipeline-test' }),
+      metrics: priceIngestMetrics(registry),
+      flushIntervalMs: 200,
+      batchMax: 10,
+      bufferMax: 20,
+    });
+    const provider = new OtcProvider({ clock, seed: 1, tickIntervalMs: 250 });
+    for (const symbol of ['EURUSD', 'GBPUSD', 'USDJPY'])
+      provider.addPair({ symbol, referencePrice: 1.2, startPrice: 1.2 });
+    pipeline.start();
+    provider.start(pipeline);
+
+    clock.advance(5_000); // 20 rounds of 3 ticks
+    expect(pipeline.size).toBeLessThanOrEqual(20 + 3);
+    expect(await pipeline.flush()).toBe(false);
+    expect(published).toEqual([]);
+    expect(await metricValue(registry, 'updown_feed_rounds_skipped_total')).toBeGreaterThan(0);
+    expect(await metricValue(registry, 'updown_tick_flush_failures_total')).toBeGreaterThan(0);
+    expect(await metricValue(registry, 'updown_tick_buffer_size')).toBe(pipeline.size);
+
+    provider.stop();
+    await pipeline.stop();
+  });
+});

@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+import type { Clock, Database, Logger } from '@updown/runtime';
+import { createEvent } from '@updown/schemas';
+import { TICKS_TOPIC, type TickPublisher } from './bus-ports';
+import { aggregateCandles } from './candles/candles.domain';
+import type { Tick, TickSink } from './feed/price-provider';
+import { insertTicksAndCandles } from './market.repository';
+import type { PriceIngestMetrics } from './metrics';
+
+export const PRODUCER = 'price-ingest';
+
+export interface TickPipelineOptions {
+  readonly db: Kysely<Database>;
+  readonly publisher: TickPublisher;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly metrics: PriceIngestMetrics;
+  readonly flushIntervalMs: number;
+  /** Most ticks written by one flush. */
+  readonly batchMax: number;
+  /** Most ticks held while the database is slow or down; the feed pauses beyond it. */
+  readonly bufferMax: number;
+}
+
+/** Longest wait between flush attempts while the database keeps failing. */
+const FLUSH_BACKOFF_MS_MAX = 5_000;
+
+/**
+ * Where ticks go after the provider: buffered, written in batches (ticks and the candles they
+ * move, in one transaction), and only then published.
+ *
+ * Publishing after the commit is deliberate. Settlement reacts to a tick after a trade's expiry by
+ * reading the last stored tick at or before the expiry; were ticks published first, that read
+ * could miss a tick still sitting in this buffer. It costs the live feed at most one flush
+ * interval of latency. When the database is down nothing is published: the latest prices go
+ * stale and trading on them stops, rather than trades being taken on prices that were never kept.
+ */
+export class TickPipeline implements TickSink {
+  private buffer: Tick[] = [];
+  private flushing: Promise<boolean> | undefined;
+  private consecutiveFailures = 0;
+  private cancelTimer: (() => void) | undefined;
+  private running = false;
+  private stopped = false;
+
+  constructor(private readonly options: TickPipelineOptions) {
+    if (options.batchMax < 1 || options.bufferMax < options.batchMax) {
+      throw new RangeError('need 1 <= batchMax <= bufferMax');
+    }
+  }
+
+  get size(): number {
+    return this.buffer.length;
+  }
+
+  accepting(): boolean {
+    const ok = !this.stopped && this.buffer.length < this.options.bufferMax;
+    if (!ok && !this.stopped) this.options.metrics.roundsSkipped.inc();
+    return ok;
+  }
+
+  /** Takes a round of ticks; the buffer can exceed `bufferMax` by at most this one round. */
+  push(ticks: readonly Tick[]): void {
+    if (this.stopped) return;
+    for (const tick of ticks) this.buffer.push(tick);
+    this.options.metrics.bufferedTicks.set(this.buffer.length);
+    // A full batch is written at once, unless writes are failing: then the backoff decides.
+    if (this.buffer.length >= this.options.batchMax && this.consecutiveFailures === 0) void this.flushOnce();
+  }
+
+  start(): void {
+    this.running = true;
+    this.schedule(this.options.flushIntervalMs);
+  }
+
+  /** Writes and publishes everything buffered; false if a batch failed and ticks remain. */
+  async flush(): Promise<boolean> {
+    for (let rounds = Math.ceil(this.buffer.length / this.options.batchMax) + 1; rounds > 0; rounds--) {
+      if (!(await this.flushOnce())) return false;
+      if (this.buffer.length === 0) return true;
+    }
+    return this.buffer.length === 0;
+  }
+
+  /** Stops the timer and writes what is left, trying a few times; what still fails is logged as lost. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    for (let attempt = 0; attempt < 3 && this.buffer.length > 0; attempt++) {
+      if (await this.flush()) break;
+    }
+    this.stopped = true;
+    if (this.buffer.length > 0) {
+      this.options.logger.error({ ticks: this.buffer.length }, 'ticks not written before shutdown');
+    }
+  }
+
+  /** The next flush waits for this one to finish; while writes fail, the wait doubles up to a bound. */
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    this.cancelTimer = this.options.clock.setTimeout(() => {
+      void this.flushOnce().then((ok) => {
+        const interval = this.options.flushIntervalMs;
+        this.schedule(
+          ok ? interval : Math.min(interval * 2 ** this.consecutiveFailures, FLUSH_BACKOFF_MS_MAX),
+        );
+      });
+    }, delayMs);
+  }
+
+  /** One batch; concurrent callers share the flush in progress. */
+  private flushOnce(): Promise<boolean> {
+    this.flushing ??= this.writeBatch().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async writeBatch(): Promise<boolean> {
+    const batch = this.buffer.slice(0, this.options.batchMax);
+    if (batch.length === 0) return true;
+    const { metrics, logger } = this.options;
+    const stopTimer = metrics.flushDuration.startTimer();
+    try {
+      const candles = aggregateCandles(batch);
+      await this.options.db.transaction().execute((trx) => insertTicksAndCandles(trx, batch, candles));
+    } catch (error) {
+      stopTimer();
+      this.consecutiveFailures++;
+      metrics.flushFailures.inc();
+      logger.error(
+        { err: error, ticks: batch.length, failures: this.consecutiveFailures },
+        'writing ticks failed',
+      );
+      return false;
+    }
+    stopTimer();
+    this.consecutiveFailures = 0;
+    this.buffer.splice(0, batch.length);
+    metrics.bufferedTicks.set(this.buffer.length);
+    metrics.ticksPersisted.inc(batch.length);
+    metrics.flushBatchSize.observe(batch.length);
+    await this.publish(batch);
+    return true;
+  }
+
+  /** Pairs in parallel, each pair's ticks in order, so the bus keeps every pair's sequence. */
+  private async publish(batch: readonly Tick[]): Promise<void> {
+    const byPair = new Map<string, Tick[]>();
+    for (const tick of batch) {
+      const list = byPair.get(tick.pair);
+      if (list) list.push(tick);
+      else byPair.set(tick.pair, [tick]);
+    }
+    const failures: { pair: string; error: unknown }[] = [];
+    await Promise.all(
+      [...byPair].map(async ([pair, ticks]) => {
+        for (const tick of ticks) {
+          try {
+            const payload = { pair: tick.pair, price: tick.price, ts: tick.ts };
+            const event = createEvent(TICKS_TOPIC, payload, { producer: PRODUCER, occurredAt: tick.ts });
+            await this.options.publisher.publish(TICKS_TOPIC, pair, event);
+            this.options.metrics.ticksPublished.inc({ pair });
+          } catch (error) {
+            this.options.metrics.publishFailures.inc({ pair });
+            failures.push({ pair, error });
+          }
+        }
+      }),
+    );
+    // The ticks are stored, and a later tick supersedes each on the bus: counted and logged once
+    // per batch (not per tick, which would flood the log while the bus is down), never retried.
+    if (failures.length > 0) {
+      const pairs = [...new Set(failures.map((f) => f.pair))];
+      this.options.logger.warn(
+        { err: failures[0]!.error, ticks: failures.length, pairs },
+        'publishing ticks failed',
+      );
+    }
+  }
+}
