@@ -7,3 +7,27 @@ export type { GatewayInstance } from './http/instance';
 export { errorResponses } from './http/responses';
 export { CONTENT_SECURITY_POLICY } from './http/security';
 export { startGateway, type GatewayServerDeps, type RunningGateway } from './server';
+export {
+  AUTH_PLUGIN_NAME,
+  createAuthPlugin,
+  createOrPromoteAdmin,
+  ensureAdminFromEnv,
+  isAdminUrl,
+  optionalUser,
+  PasswordHasher,
+  type AuthHook,
+  type AuthPluginConfig,
+  type AuthPluginDeps,
+  type AuthUser,
+  type EnsureAdminResult,
+  type Role,
+} from './auth/index';
+export { createMarketPlugin, type MarketPluginDeps, type MarketTickSubscriber } from './market/market.plugin';
+export {
+  MARKET_PLUGIN_DEFAULTS,
+  marketConfigSpec,
+  marketPluginOptions,
+  type MarketConfig,
+  type MarketPluginOptions,
+} from './market/market.config';
+export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';

@@ -45,9 +45,135 @@ export interface LedgerPostingsTable {
   created_at: Timestamp;
 }
 
+export interface UsersTable {
+  id: string;
+  /** Normalised: trimmed and lower case (the database checks it). */
+  email: string;
+  name: string;
+  role: ColumnType<'user' | 'admin', 'user' | 'admin' | undefined, 'user' | 'admin'>;
+  password_hash: string;
+  google_sub: string | null;
+  twofa_enabled: Generated<boolean>;
+  twofa_secret: string | null;
+  twofa_pending_secret: string | null;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  twofa_last_step: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  parent_id: string | null;
+  /** SHA-256 of the opaque token, hex; the token itself is never stored. */
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  rotated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  revoked_reason: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** Normalised email for password attempts, user id for two-factor codes. */
+  subject: string;
+  kind: 'password' | 'totp';
+  occurred_at: Timestamp;
+}
+
+export interface MarketPairsTable {
+  symbol: string;
+  display_name: string;
+  active: Generated<boolean>;
+  /** `numeric`, parsed to a JavaScript number by `pool.ts`. */
+  payout_pct: ColumnType<number, number | undefined, number>;
+  provider: Generated<string>;
+  reference_price: number | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface MarketTicksTable {
+  id: Generated<number>;
+  pair: string;
+  /** Unix epoch milliseconds. */
+  ts: number;
+  price: number;
+}
+
+export interface MarketCandlesTable {
+  pair: string;
+  timeframe_sec: number;
+  /** Unix epoch seconds, a multiple of `timeframe_sec`. */
+  bucket_start: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+}
+
+export interface PlatformSettingsTable {
+  id: Generated<boolean>;
+  payout_pct: Generated<number>;
+  require_deposit_approval: Generated<boolean>;
+  max_stake_cents: Generated<number>;
+  updated_at: Timestamp;
+}
+
+export interface BonusesTable {
+  id: string;
+  user_id: string;
+  amount_cents: number;
+  turnover_required_cents: number;
+  turnover_cents: Generated<number>;
+  status: Generated<'active' | 'completed' | 'forfeited' | 'expired'>;
+  credited_at: Timestamp;
+  expires_at: Timestamp;
+  closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface TradesTable {
+  id: string;
+  user_id: string;
+  pair: string;
+  direction: 'UP' | 'DOWN';
+  account_type: 'demo' | 'real';
+  amount_cents: number;
+  stake_cash_cents: number;
+  stake_bonus_cents: number;
+  payout_pct: number;
+  duration_sec: number;
+  entry_price: number;
+  entry_ts: number;
+  entry_tick_id: number | null;
+  accepted_at: number;
+  expiry_ts: number;
+  status: Generated<'pending' | 'won' | 'lost' | 'draw' | 'void'>;
+  exit_price: number | null;
+  exit_ts: number | null;
+  exit_tick_id: number | null;
+  pnl_cents: number | null;
+  turnover_cents: number | null;
+  settled_at: number | null;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   outbox: OutboxTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;
   ledger_postings: LedgerPostingsTable;
+  users: UsersTable;
+  refresh_tokens: RefreshTokensTable;
+  login_failures: LoginFailuresTable;
+  market_pairs: MarketPairsTable;
+  market_ticks: MarketTicksTable;
+  market_candles: MarketCandlesTable;
+  platform_settings: PlatformSettingsTable;
+  bonuses: BonusesTable;
+  trades: TradesTable;
 }

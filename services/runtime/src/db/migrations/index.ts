@@ -1,6 +1,12 @@
 import type { Migration } from 'kysely';
 import * as outbox from './0001_outbox';
 import * as ledger from './0002_ledger';
+import * as market from './0010_market';
+import * as users from './0020_users';
+import * as refreshTokens from './0021_refresh_tokens';
+import * as loginFailures from './0022_login_failures';
+import * as trades from './0030_trades';
+import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 
 /**
  * Every migration, by name. Names sort in the order they apply; numbers are reserved by area:
@@ -10,4 +16,10 @@ import * as ledger from './0002_ledger';
 export const migrations: Record<string, Migration> = {
   '0001_outbox': outbox,
   '0002_ledger': ledger,
+  '0010_market': market,
+  '0020_users': users,
+  '0021_refresh_tokens': refreshTokens,
+  '0022_login_failures': loginFailures,
+  '0030_trades': trades,
+  '0031_trades_hedge_lookup': tradesHedgeLookup,
 };

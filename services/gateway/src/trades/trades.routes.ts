@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { DomainError, type Clock, type Database } from '@updown/runtime';
+import type { OrderPort } from '@updown/order';
+import {
+  ActiveTradeList,
+  IdempotencyHeaders,
+  PlaceTradeBody,
+  Trade,
+  TradeEvidence,
+  TradeHistoryQuery,
+  TradeIdParams,
+  TradeList,
+} from '@updown/schemas/api';
+import { dollarsToCents } from '../http/money';
+import { errorResponses } from '../http/responses';
+import { listActiveTrades, listTradeHistory, findTrade } from './trades.repository';
+import { activeTradeView, tradeView } from './trades.view';
+
+export interface TickRef {
+  readonly id: number | null;
+  readonly ts: number;
+  readonly price: number;
+}
+
+/** The stored ticks around a trade's entry and expiry; provided by the settlement service. */
+export type EvidenceLoader = (tradeId: string) => Promise<{
+  entry_tick: TickRef | null;
+  exit_tick: TickRef | null;
+  entry_window: TickRef[];
+  exit_window: TickRef[];
+}>;
+
+export interface TradesPluginDeps {
+  readonly db: Kysely<Database>;
+  readonly order: OrderPort;
+  readonly clock: Clock;
+  readonly loadEvidence: EvidenceLoader;
+}
+
+const ACTIVE_LIMIT_MAX = 500;
+const HISTORY_LIMIT_DEFAULT = 20;
+
+class TradeNotFound extends DomainError {
+  constructor() {
+    super('NOT_FOUND', 'Trade not found');
+  }
+}
+
+/**
+ * `/api/trades/*`. Placement is forwarded to the order service through `OrderPort`; the reads go
+ * straight to the trades table. Dollars become cents here and nowhere else.
+ */
+export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/api/trades/place',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ['trades'],
+          summary: 'Place a trade',
+          description:
+            'Takes the entry price from the latest tick the server holds. Honours `Idempotency-Key`: a retry returns the first trade and debits once.',
+          security: [{ bearerAuth: [] }],
+          headers: IdempotencyHeaders,
+          body: PlaceTradeBody,
+          response: { 200: Trade, 201: Trade, ...errorResponses(400, 401, 409, 429) },
+        },
+      },
+      async (request, reply) => {
+        const amountCents = dollarsToCents(request.body.amount);
+        if (amountCents === undefined || amountCents <= 0) {
+          throw new DomainError('INVALID_AMOUNT', 'Please enter a valid amount');
+        }
+        const result = await deps.order.placeTrade({
+          userId: request.user.id,
+          pair: request.body.pair.trim().toUpperCase(),
+          direction: request.body.direction,
+          amountCents,
+          durationSec: request.body.duration,
+          accountType: request.body.account_type ?? 'demo',
+          idempotencyKey: request.headers['idempotency-key'],
+        });
+        return reply.code(result.replayed ? 200 : 201).send(tradeView(result.trade));
+      },
+    );
+
+    app.get(
+      '/api/trades/active',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ['trades'],
+          summary: 'Pending trades whose expiry is in the future',
+          security: [{ bearerAuth: [] }],
+          response: { 200: ActiveTradeList, ...errorResponses(401) },
+        },
+      },
+      async (request) => {
+        const rows = await listActiveTrades(deps.db, request.user.id, deps.clock.now(), ACTIVE_LIMIT_MAX);
+        return rows.map(activeTradeView);
+      },
+    );
+
+    app.get(
+      '/api/trades/history',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ['trades'],
+          summary: 'Trades, newest first',
+          security: [{ bearerAuth: [] }],
+          querystring: TradeHistoryQuery,
+          response: { 200: TradeList, ...errorResponses(400, 401) },
+        },
+      },
+      async (request) => {
+        const rows = await listTradeHistory(
+          deps.db,
+          request.user.id,
+          request.query.limit ?? HISTORY_LIMIT_DEFAULT,
+        );
+        return rows.map(tradeView);
+      },
+    );
+
+    app.get(
+      '/api/trades/:id',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags: ['trades'],
+          summary: 'A trade with the stored ticks it entered and settled on',
+          description:
+            'The owner or an admin. Shows the exact entry and exit ticks and the stored ticks around each.',
+          security: [{ bearerAuth: [] }],
+          params: TradeIdParams,
+          response: { 200: TradeEvidence, ...errorResponses(400, 401, 404) },
+        },
+      },
+      async (request) => {
+        const trade = await findTrade(deps.db, request.params.id);
+        // Someone else's trade answers exactly like a missing one: ids are not confirmed to strangers.
+        if (!trade || (trade.user_id !== request.user.id && request.user.role !== 'admin'))
+          throw new TradeNotFound();
+        const evidence = await deps.loadEvidence(trade.id);
+        return { trade: tradeView(trade), ...evidence };
+      },
+    );
+  };
+}

@@ -1,0 +1,43 @@
+import type { Selectable } from 'kysely';
+import type { Database } from '@updown/runtime';
+import { centsToDollars } from '../http/money';
+
+type TradeRow = Selectable<Database['trades']>;
+
+/** Expiry in Unix seconds, rounded up so a countdown never reaches zero before the trade expires. */
+export function expirySeconds(expiryMs: number): number {
+  return Math.ceil(expiryMs / 1000);
+}
+
+export function tradeView(row: TradeRow) {
+  return {
+    id: row.id,
+    pair: row.pair,
+    direction: row.direction,
+    amount: centsToDollars(row.amount_cents),
+    entry_price: row.entry_price,
+    exit_price: row.exit_price,
+    payout_pct: row.payout_pct,
+    status: row.status,
+    pnl: row.pnl_cents === null ? null : centsToDollars(row.pnl_cents),
+    created_at: row.created_at.toISOString(),
+    expiry_ts: expirySeconds(row.expiry_ts),
+    account_type: row.account_type,
+    duration: row.duration_sec,
+  };
+}
+
+export function activeTradeView(row: TradeRow) {
+  return {
+    id: row.id,
+    pair: row.pair,
+    direction: row.direction,
+    amount: centsToDollars(row.amount_cents),
+    entry_price: row.entry_price,
+    expiry_ts: expirySeconds(row.expiry_ts),
+    status: 'pending' as const,
+    payout_pct: row.payout_pct,
+    account_type: row.account_type,
+    created_at: row.created_at.toISOString(),
+  };
+}

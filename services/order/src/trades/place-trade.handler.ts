@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { createEvent } from '@updown/schemas';
+import { enqueueEvent, type Clock, type Database } from '@updown/runtime';
+import { transfer, type Posting } from '@updown/wallet';
+import { decidePlacement, type AccountType, type Direction } from './place-trade.domain';
+import {
+  activeBonusAmount,
+  findPair,
+  findTradeByIdempotencyKey,
+  insertTrade,
+  loadSettings,
+  lockStakeBalances,
+  type TradeRow,
+} from './trades.repository';
+
+/** What the order service needs to know the price now; price-ingest's `LatestPrices` satisfies it. */
+export interface PriceSource {
+  get(pair: string): { price: number; ts: number } | undefined;
+}
+
+export interface PlaceTradeRequest {
+  readonly userId: string;
+  readonly pair: string;
+  readonly direction: Direction;
+  readonly amountCents: number;
+  readonly durationSec: number;
+  readonly accountType: AccountType;
+  /** From the `Idempotency-Key` header: a retry with the same key returns the first trade. */
+  readonly idempotencyKey?: string;
+}
+
+export interface PlaceTradeResult {
+  readonly trade: TradeRow;
+  /** True when this is the answer to an earlier request with the same idempotency key. */
+  readonly replayed: boolean;
+}
+
+export interface PlaceTradeDeps {
+  readonly db: Kysely<Database>;
+  readonly prices: PriceSource;
+  readonly clock: Clock;
+  /** Called after a placement commits, so the outbox relay publishes at once instead of at its next poll. */
+  readonly onCommitted?: () => void;
+  readonly producer?: string;
+}
+
+/**
+ * Places a trade in one database transaction: lock the user's stake accounts, decide, hold the
+ * stake in the ledger, insert the pending trade and write `trades.opened.v1` to the outbox.
+ * A refusal writes nothing. Repeats with the same idempotency key return the first trade.
+ */
+export function createPlaceTrade(
+  deps: PlaceTradeDeps,
+): (request: PlaceTradeRequest) => Promise<PlaceTradeResult> {
+  const producer = deps.producer ?? 'order';
+  return async (request) => {
+    const result = await deps.db.transaction().execute(async (trx) => {
+      const balances = await lockStakeBalances(trx, request.userId);
+      // Checked under the lock: a concurrent retry with the same key has committed or not by now.
+      if (request.idempotencyKey) {
+        const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
+        if (existing) return { trade: existing, replayed: true };
+      }
+      const [pair, settings, bonus] = await Promise.all([
+        findPair(trx, request.pair),
+        loadSettings(trx),
+        activeBonusAmount(trx, request.userId),
+      ]);
+      const tick = deps.prices.get(request.pair);
+      const now = deps.clock.now();
+      const accepted = decidePlacement(
+        {
+          pair: pair && { symbol: pair.symbol, active: pair.active, payoutPct: pair.payout_pct },
+          latestTick: tick && { price: tick.price, ts: tick.ts, tickId: null },
+          maxStakeCents: settings.max_stake_cents,
+          balances,
+          activeBonusCents: bonus,
+        },
+        { ...request, now },
+      );
+      const tradeId = randomUUID();
+      await transfer(trx, {
+        kind: 'trade_stake',
+        idempotencyKey: `trade:${tradeId}:stake`,
+        ref: { tradeId },
+        occurredAt: new Date(now),
+        postings: stakePostings(request.userId, accepted),
+      });
+      const trade = await insertTrade(trx, {
+        id: tradeId,
+        userId: request.userId,
+        idempotencyKey: request.idempotencyKey ?? null,
+        trade: accepted,
+      });
+      await enqueueEvent(
+        trx,
+        'trades.opened.v1',
+        trade.pair,
+        createEvent(
+          'trades.opened.v1',
+          {
+            tradeId,
+            userId: request.userId,
+            pair: trade.pair,
+            direction: trade.direction,
+            amountCents: trade.amount_cents,
+            payoutPct: trade.payout_pct,
+            entryPrice: trade.entry_price,
+            entryTs: trade.entry_ts,
+            expiryTs: trade.expiry_ts,
+            accountType: trade.account_type,
+            openedAt: trade.accepted_at,
+          },
+          { producer, occurredAt: new Date(now).toISOString() },
+        ),
+      );
+      return { trade, replayed: false };
+    });
+    if (!result.replayed) deps.onCommitted?.();
+    return result;
+  };
+}
+
+function stakePostings(userId: string, trade: ReturnType<typeof decidePlacement>): Posting[] {
+  if (trade.accountType === 'demo') {
+    return [
+      { account: { owner: userId, type: 'demo' }, amount: -trade.amountCents },
+      { account: { owner: userId, type: 'demo_in_play' }, amount: trade.amountCents },
+    ];
+  }
+  const postings: Posting[] = [];
+  if (trade.stakeFromCashCents > 0) {
+    postings.push(
+      { account: { owner: userId, type: 'real' }, amount: -trade.stakeFromCashCents },
+      { account: { owner: userId, type: 'real_in_play' }, amount: trade.stakeFromCashCents },
+    );
+  }
+  if (trade.stakeFromBonusCents > 0) {
+    postings.push(
+      { account: { owner: userId, type: 'bonus' }, amount: -trade.stakeFromBonusCents },
+      { account: { owner: userId, type: 'bonus_in_play' }, amount: trade.stakeFromBonusCents },
+    );
+  }
+  return postings;
+}
