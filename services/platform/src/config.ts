@@ -1,12 +1,16 @@
 import { ConfigError, readEnv, type ConfigOf } from '@updown/runtime';
-import { gatewayConfigSpec, loadGatewayConfig } from '@updown/gateway';
+import { gatewayConfigSpec, loadGatewayConfig, marketConfigSpec } from '@updown/gateway';
+import { loadPriceIngestConfig, priceIngestConfigSpec } from '@updown/price-ingest';
 
 /**
  * The single process reads the union of every service's variables. Each service's own loader
- * still runs so its extra checks (CORS origins, secrets in production) apply here too.
+ * still runs so its extra checks (CORS origins, secrets and seeds in production) apply here too,
+ * and one start-up error names every bad variable.
  */
 export const platformConfigSpec = {
   ...gatewayConfigSpec,
+  ...marketConfigSpec,
+  ...priceIngestConfigSpec,
 };
 
 export type PlatformConfig = ConfigOf<typeof platformConfigSpec>;
@@ -22,6 +26,7 @@ export function loadPlatformConfig(source: Readonly<Record<string, string | unde
     }
   };
   collect(() => loadGatewayConfig(source));
+  collect(() => loadPriceIngestConfig(source));
   collect(() => readEnv(platformConfigSpec, source));
   if (problems.length > 0) throw new ConfigError(problems);
   return readEnv(platformConfigSpec, source);

@@ -104,7 +104,7 @@ describe('npm start as a process', () => {
 
     it('lets db:migrate and ledger:verify reach the running database, and run alone after it stops', async () => {
       const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: '0' };
-      const { child, url } = await startChild(env);
+      const { child, url, output } = await startChild(env);
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
       const whileRunning = await runScript('services/wallet/src/ledger/verify.cli.ts', env);
@@ -117,7 +117,7 @@ describe('npm start as a process', () => {
 
       const exited = exitCode(child);
       child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      expect(await exited, output()).toBe(0);
 
       const afterStop = await runScript('services/wallet/src/ledger/verify.cli.ts', env);
       expect(afterStop.code).toBe(0);

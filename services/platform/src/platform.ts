@@ -1,14 +1,30 @@
 import {
+  createBus,
   createLogger,
   createMetricsRegistry,
   Lifecycle,
   migrateToLatest,
   openDatabase,
+  OutboxRelay,
+  systemClock,
+  type Bus,
+  type Clock,
   type Logger,
   type Registry,
   type ResolvedDatabase,
 } from '@updown/runtime';
-import { startGateway, type RunningGateway } from '@updown/gateway';
+import {
+  createAuthPlugin,
+  createMarketPlugin,
+  createTradesPlugin,
+  ensureAdminFromEnv,
+  marketPluginOptions,
+  startGateway,
+  type EvidenceLoader,
+  type RunningGateway,
+} from '@updown/gateway';
+import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
+import { createPlaceTrade } from '@updown/order';
 import type { PlatformConfig } from './config';
 
 export interface RunningPlatform {
@@ -16,50 +32,86 @@ export interface RunningPlatform {
   readonly logger: Logger;
   readonly registry: Registry;
   readonly database: ResolvedDatabase;
+  readonly bus: Bus;
   readonly gateway: RunningGateway;
   readonly lifecycle: Lifecycle;
   /** Stops everything in order; resolves true when every step finished in time. */
   stop(): Promise<boolean>;
 }
 
+export interface PlatformOptions {
+  readonly logger?: Logger;
+  readonly clock?: Clock;
+  /** Settlement evidence; the settlement service provides it. */
+  readonly loadEvidence?: EvidenceLoader;
+}
+
 /**
- * The composition root of the single process: database (external or embedded), migrations, then
- * each service on the shared bus, the gateway last so it only takes traffic once all is ready.
- * Shutdown runs the other way: HTTP first, then consumers, then the database.
+ * The composition root of the single process: database (external or embedded) and migrations,
+ * the bus and the outbox relay, price-ingest, the order service, then the gateway last so it only
+ * takes traffic once everything behind it runs. Shutdown runs the other way round: HTTP first,
+ * then the feed and consumers, then the relay and bus, then the database.
  */
-export async function startPlatform(config: PlatformConfig, options: { logger?: Logger } = {}): Promise<RunningPlatform> {
+export async function startPlatform(config: PlatformConfig, options: PlatformOptions = {}): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'updown' });
+  const clock = options.clock ?? systemClock;
   const registry = createMetricsRegistry({ service: 'updown' });
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
-  // Steps run in the order added; HTTP is added first so no request meets a closed pool.
-  let gateway: RunningGateway | undefined;
-  lifecycle.add('http', async () => gateway?.close());
-  let database: ResolvedDatabase | undefined;
-  try {
-    database = await openDatabase(config, logger, 'updown');
-    const opened = database;
-    const applied = await migrateToLatest(opened.db);
-    logger.info({ database: opened.description, applied }, 'database ready');
+  const stops: Array<{ name: string; run: () => Promise<void> }> = [];
+  const stopLater = (name: string, run: () => Promise<void>) => stops.unshift({ name, run });
 
-    gateway = await startGateway({ config, logger, registry, db: opened.db });
-    lifecycle.add('database', () => opened.shutdown());
+  try {
+    const database = await openDatabase(config, logger, 'updown');
+    stopLater('database', () => database.shutdown());
+    const applied = await migrateToLatest(database.db);
+    logger.info({ database: database.description, applied }, 'database ready');
+    await ensureAdminFromEnv(database.db, config, logger);
+
+    const bus = await createBus(config, { logger, registry, clock });
+    stopLater('bus', () => bus.close());
+    const relay = new OutboxRelay({ db: database.db, bus, logger, registry, clock });
+    relay.start();
+    stopLater('outbox relay', () => relay.stop());
+
+    const priceIngest = await startPriceIngest({ db: database.db, bus, logger, registry, clock, config });
+    stopLater('price feed', () => priceIngest.stop());
+    const latestPrices = await startLatestPrices({ db: database.db, bus, clock, logger });
+    stopLater('latest prices', () => latestPrices.stop());
+
+    const placeTrade = createPlaceTrade({ db: database.db, prices: latestPrices, clock, onCommitted: () => relay.kick() });
+    const loadEvidence: EvidenceLoader =
+      options.loadEvidence ?? (async () => ({ entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] }));
+
+    const gateway = await startGateway({
+      config,
+      logger,
+      registry,
+      db: database.db,
+      plugins: [
+        createAuthPlugin({ db: database.db, config, logger, clock }),
+        createMarketPlugin({ db: database.db, bus, logger, registry, clock, options: marketPluginOptions(config) }),
+        createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence }),
+      ],
+    });
+    stopLater('http', () => gateway.close());
+    for (const step of stops) lifecycle.add(step.name, step.run);
     logger.info({ url: `http://${displayHost(config.HOST)}:${gateway.port}` }, 'Updown is up');
+    return {
+      config,
+      logger,
+      registry,
+      database,
+      bus,
+      gateway,
+      lifecycle,
+      stop: () => lifecycle.shutdown('stop requested'),
+    };
   } catch (error) {
     logger.fatal({ err: error }, 'start-up failed');
-    if (database) lifecycle.add('database', () => database!.shutdown());
+    for (const step of stops) lifecycle.add(step.name, step.run);
     await lifecycle.shutdown('start-up failed');
     throw error;
   }
-  const running = gateway;
-  return {
-    config,
-    logger,
-    registry,
-    database,
-    gateway: running,
-    lifecycle,
-    stop: () => lifecycle.shutdown('stop requested'),
-  };
 }
 
 function displayHost(host: string): string {
