@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { outcome, pnlCents, returnSplit, turnoverCents, type TurnoverCandidate } from './settlement.domain';
+import {
+  dueBefore,
+  outcome,
+  pnlCents,
+  QUIET_FEED_SETTLE_DELAY_MS,
+  returnSplit,
+  settle,
+  settlementEntry,
+  settlementKey,
+  turnoverCents,
+  type SettlingTrade,
+  type TurnoverCandidate,
+} from './settlement.domain';
 
 const expiry = 1_800_000_000_000;
 
@@ -83,5 +95,122 @@ describe('turnoverCents', () => {
     expect(turnoverCents(base, [base, { ...base, tradeId: 't3' }])).toBe(1_000);
     expect(turnoverCents(base, [base, { ...hedge, userId: 'u2' }])).toBe(1_000);
     expect(turnoverCents(base, [base, { ...hedge, expiryTs: expiry + 60_000 }])).toBe(1_000);
+  });
+});
+
+describe('dueBefore', () => {
+  const now = expiry + 500;
+  it('makes trades due once a stored tick after their expiry exists', () => {
+    const bound = dueBefore(expiry + 1, now);
+    expect(expiry < bound).toBe(true);
+    expect(expiry < dueBefore(expiry, now)).toBe(false); // a tick exactly at expiry is the exit, not the trigger
+  });
+  it('makes trades due on a quiet feed exactly QUIET_FEED_SETTLE_DELAY_MS after expiry', () => {
+    expect(expiry < dueBefore(undefined, expiry + QUIET_FEED_SETTLE_DELAY_MS - 1)).toBe(false);
+    expect(expiry < dueBefore(undefined, expiry + QUIET_FEED_SETTLE_DELAY_MS)).toBe(true);
+    expect(expiry < dueBefore(expiry - 5, expiry + QUIET_FEED_SETTLE_DELAY_MS)).toBe(true);
+  });
+});
+
+describe('settle and settlementEntry', () => {
+  const user = '00000000-0000-4000-8000-000000000001';
+  const real: SettlingTrade = {
+    tradeId: 't1',
+    userId: user,
+    direction: 'UP',
+    accountType: 'real',
+    amountCents: 1_000,
+    stakeCashCents: 700,
+    stakeBonusCents: 300,
+    payoutPct: 85,
+    entryPrice: 1.1,
+    expiryTs: expiry,
+  };
+  const tick = (price: number, ts = expiry - 100) => ({ id: 42, price, ts });
+  const sum = (entry: ReturnType<typeof settlementEntry>) => entry.postings.reduce((s, p) => s + p.amount, 0);
+  const byAccount = (entry: ReturnType<typeof settlementEntry>) =>
+    Object.fromEntries(
+      entry.postings.map((p) => ['system' in p.account ? p.account.system : p.account.type, p.amount]),
+    );
+
+  it("pays a win back in the stake's proportion, cash profit from the house, bonus profit from the pool", () => {
+    const result = settle(real, tick(1.2));
+    expect(result).toEqual({
+      status: 'won',
+      pnlCents: 850,
+      exit: tick(1.2),
+      toCashCents: 1_295,
+      toBonusCents: 555,
+    });
+    const entry = settlementEntry(real, result);
+    expect(entry.kind).toBe('trade_payout');
+    expect(entry.idempotencyKey).toBe(settlementKey('t1'));
+    expect(sum(entry)).toBe(0);
+    expect(byAccount(entry)).toEqual({
+      real_in_play: -700,
+      bonus_in_play: -300,
+      real: 1_295,
+      bonus: 555,
+      house_real: -595,
+      bonus_pool: -255,
+    });
+  });
+
+  it('sends a lost cash stake to the house and a lost bonus stake back to the pool', () => {
+    const result = settle(real, tick(1.0));
+    expect(result.status).toBe('lost');
+    expect(result.pnlCents).toBe(-1_000);
+    const entry = settlementEntry(real, result);
+    expect(entry.kind).toBe('trade_loss');
+    expect(byAccount(entry)).toEqual({
+      real_in_play: -700,
+      bonus_in_play: -300,
+      house_real: 700,
+      bonus_pool: 300,
+    });
+  });
+
+  it('refunds a draw and a void exactly, and keeps no exit tick for a void', () => {
+    const draw = settle(real, tick(1.1));
+    expect(draw).toMatchObject({ status: 'draw', pnlCents: 0, exit: tick(1.1) });
+    expect(byAccount(settlementEntry(real, draw))).toEqual({
+      real_in_play: -700,
+      bonus_in_play: -300,
+      real: 700,
+      bonus: 300,
+    });
+    const stale = settle(real, tick(1.5, expiry - 10_001));
+    expect(stale).toMatchObject({ status: 'void', pnlCents: 0, exit: null });
+    expect(settlementEntry(real, stale).kind).toBe('trade_refund');
+    expect(settle(real, undefined)).toMatchObject({ status: 'void', exit: null });
+  });
+
+  it('settles demo trades against the demo house and drops zero postings', () => {
+    const demo: SettlingTrade = {
+      ...real,
+      accountType: 'demo',
+      stakeCashCents: 1_000,
+      stakeBonusCents: 0,
+      direction: 'DOWN',
+    };
+    expect(byAccount(settlementEntry(demo, settle(demo, tick(1.0))))).toEqual({
+      demo_in_play: -1_000,
+      demo: 1_850,
+      house_demo: -850,
+    });
+    expect(byAccount(settlementEntry(demo, settle(demo, tick(1.2))))).toEqual({
+      demo_in_play: -1_000,
+      house_demo: 1_000,
+    });
+    const tiny: SettlingTrade = {
+      ...real,
+      amountCents: 1,
+      stakeCashCents: 1,
+      stakeBonusCents: 0,
+      payoutPct: 80,
+    };
+    const won = settle(tiny, tick(2));
+    expect(won.pnlCents).toBe(0);
+    expect(byAccount(settlementEntry(tiny, won))).toEqual({ real_in_play: -1, real: 1 });
   });
 });

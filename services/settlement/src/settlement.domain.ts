@@ -96,3 +96,109 @@ export function turnoverCents(trade: TurnoverCandidate, sameExpiry: readonly Tur
   );
   return hedged ? 0 : trade.amountCents;
 }
+
+/**
+ * The instant before which a pair's pending trades are due: a stored tick after the expiry exists
+ * (`expiry < latestTickTs`), or the feed has been quiet for `QUIET_FEED_SETTLE_DELAY_MS` since the
+ * expiry (`expiry + delay <= now`). A trade is due when `expiryTs < dueBefore(...)`.
+ */
+export function dueBefore(latestTickTs: number | undefined, now: number): number {
+  const quietBound = now - QUIET_FEED_SETTLE_DELAY_MS + 1;
+  return latestTickTs === undefined ? quietBound : Math.max(latestTickTs, quietBound);
+}
+
+export interface SettlingTrade {
+  readonly tradeId: string;
+  readonly userId: string;
+  readonly direction: Direction;
+  readonly accountType: 'demo' | 'real';
+  readonly amountCents: number;
+  readonly stakeCashCents: number;
+  readonly stakeBonusCents: number;
+  readonly payoutPct: number;
+  readonly entryPrice: number;
+  readonly expiryTs: number;
+}
+
+export interface StoredTick extends ExitTick {
+  readonly id: number;
+}
+
+export interface Settlement {
+  readonly status: Outcome;
+  readonly pnlCents: number;
+  /** The tick the trade settled on; null when void (there is no honest exit price). */
+  readonly exit: StoredTick | null;
+  readonly toCashCents: number;
+  readonly toBonusCents: number;
+}
+
+/** Settles one trade on the stored tick with the greatest `ts <= expiry` of its pair (if any). */
+export function settle(trade: SettlingTrade, exit: StoredTick | undefined): Settlement {
+  const status = outcome(trade.direction, trade.entryPrice, trade.expiryTs, exit);
+  const pnl = pnlCents(trade.amountCents, trade.payoutPct, status);
+  const split = returnSplit(
+    { fromCashCents: trade.stakeCashCents, fromBonusCents: trade.stakeBonusCents },
+    pnl,
+    status,
+  );
+  return {
+    status,
+    pnlCents: pnl,
+    exit: status === 'void' || !exit ? null : exit,
+    toCashCents: split.toCashCents,
+    toBonusCents: split.toBonusCents,
+  };
+}
+
+export type SettlementAccount =
+  | {
+      readonly owner: string;
+      readonly type: 'real' | 'bonus' | 'demo' | 'real_in_play' | 'bonus_in_play' | 'demo_in_play';
+    }
+  | { readonly system: 'house_real' | 'house_demo' | 'bonus_pool' };
+
+export interface SettlementEntry {
+  readonly kind: 'trade_payout' | 'trade_loss' | 'trade_refund';
+  readonly idempotencyKey: string;
+  readonly postings: readonly { readonly account: SettlementAccount; readonly amount: number }[];
+  readonly ref: { readonly tradeId: string };
+}
+
+/** One ledger entry per trade, ever: the key a retried settlement reuses. */
+export function settlementKey(tradeId: string): string {
+  return `trade:${tradeId}:settle`;
+}
+
+/**
+ * The ledger entry that closes a trade: the held stake leaves the in-play accounts and goes back to
+ * the trader (win, draw, void) or to the house (loss). Cash and bonus are separate books: cash
+ * profit is paid by and cash losses go to the house; the bonus share of a profit is paid by and a
+ * lost bonus stake goes back to the bonus pool, so bonus money only becomes cash by conversion
+ * when wagering completes.
+ */
+export function settlementEntry(trade: SettlingTrade, result: Settlement): SettlementEntry {
+  const owner = trade.userId;
+  const lines: { account: SettlementAccount; amount: number }[] = [];
+  if (trade.accountType === 'demo') {
+    lines.push({ account: { owner, type: 'demo_in_play' }, amount: -trade.amountCents });
+    const back = result.toCashCents + result.toBonusCents;
+    lines.push({ account: { owner, type: 'demo' }, amount: back });
+    lines.push({ account: { system: 'house_demo' }, amount: trade.amountCents - back });
+  } else {
+    lines.push({ account: { owner, type: 'real_in_play' }, amount: -trade.stakeCashCents });
+    lines.push({ account: { owner, type: 'bonus_in_play' }, amount: -trade.stakeBonusCents });
+    lines.push({ account: { owner, type: 'real' }, amount: result.toCashCents });
+    lines.push({ account: { owner, type: 'bonus' }, amount: result.toBonusCents });
+    lines.push({ account: { system: 'house_real' }, amount: trade.stakeCashCents - result.toCashCents });
+    lines.push({ account: { system: 'bonus_pool' }, amount: trade.stakeBonusCents - result.toBonusCents });
+  }
+  const kind =
+    result.status === 'won' ? 'trade_payout' : result.status === 'lost' ? 'trade_loss' : 'trade_refund';
+  return {
+    kind,
+    idempotencyKey: settlementKey(trade.tradeId),
+    postings: lines.filter((line) => line.amount !== 0),
+    ref: { tradeId: trade.tradeId },
+  };
+}

@@ -6,6 +6,7 @@ import {
   resolveTransfer,
   USER_ACCOUNT_TYPES,
   userAccountCode,
+  type ResolvedPosting,
   type TransferCommand,
   type UserAccountType,
 } from './ledger.domain';
@@ -90,6 +91,175 @@ export async function transfer(
     throw translateError(error, codes);
   }
 }
+
+/** Most entries one `transferBatch` call writes: bounds the statements' size and the rows they lock. */
+export const TRANSFER_BATCH_MAX = 10_000;
+
+export interface BatchTransferResult {
+  /** The entry of each command, by idempotency key (for a replayed key, the entry written first). */
+  readonly entryIds: ReadonlyMap<string, number>;
+  /** Keys that had been used before: those commands moved nothing this time. */
+  readonly replayedKeys: readonly string[];
+  /** Postings written by this call. */
+  readonly postings: number;
+}
+
+type BatchCommand = TransferCommand & { readonly occurredAt?: Date };
+
+/**
+ * Many transfers in a constant number of statements, for set-based work such as settling a batch
+ * of trades: one insert for all entries (`on conflict do nothing`, so keys used before are replays
+ * that move nothing), one look-up of the replayed keys' request hashes when there are any, and one
+ * statement that locks every account touched in id order, applies each account's net change and
+ * inserts all postings with their running `balance_after`.
+ *
+ * Same guarantees as `transfer`: each entry balances (checked here and by the database's trigger,
+ * which sees all postings of the call in one statement), no user account goes below zero
+ * (`InsufficientFunds`: nothing of the batch is written), a reused key with a different request
+ * is an `IdempotencyConflict`. A thrown error leaves the caller's transaction unusable: roll back.
+ */
+export async function transferBatch(
+  trx: Transaction<Database>,
+  commands: readonly BatchCommand[],
+): Promise<BatchTransferResult> {
+  if (commands.length === 0) return { entryIds: new Map(), replayedKeys: [], postings: 0 };
+  if (commands.length > TRANSFER_BATCH_MAX) {
+    throw new RangeError(
+      `transferBatch takes at most ${TRANSFER_BATCH_MAX} transfers, got ${commands.length}`,
+    );
+  }
+  const resolved = resolveBatch(commands);
+  const inserted = await sql<{ id: number; idempotency_key: string }>`
+    insert into ledger_entries (kind, idempotency_key, request_hash, ref, created_at)
+    select i.kind, i.key, i.hash, i.ref::jsonb, coalesce(i.at::timestamptz, now())
+    from unnest(
+      ${resolved.map((r) => r.command.kind)}::text[],
+      ${resolved.map((r) => r.command.idempotencyKey)}::text[],
+      ${resolved.map((r) => r.requestHash)}::text[],
+      ${resolved.map((r) => (r.command.ref === undefined ? null : JSON.stringify(r.command.ref)))}::text[],
+      ${resolved.map((r) => r.command.occurredAt?.toISOString() ?? null)}::text[]
+    ) with ordinality as i (kind, key, hash, ref, at, ord)
+    order by i.ord
+    on conflict (idempotency_key) do nothing
+    returning id, idempotency_key`.execute(trx);
+  const entryIds = new Map(inserted.rows.map((r) => [r.idempotency_key, r.id]));
+  const replays = resolved.filter((r) => !entryIds.has(r.command.idempotencyKey));
+  if (replays.length > 0) await checkReplays(trx, replays, entryIds);
+  const fresh = resolved.filter((r) => !replays.includes(r));
+  const postings = fresh.length === 0 ? 0 : await postBatch(trx, fresh, entryIds);
+  return { entryIds, replayedKeys: replays.map((r) => r.command.idempotencyKey), postings };
+}
+
+interface ResolvedCommand {
+  readonly command: BatchCommand;
+  readonly postings: readonly ResolvedPosting[];
+  readonly requestHash: string;
+}
+
+function resolveBatch(commands: readonly BatchCommand[]): ResolvedCommand[] {
+  const keys = new Set<string>();
+  return commands.map((command) => {
+    const resolved = resolveTransfer(command);
+    if (!resolved.ok) throw new InvalidTransfer(resolved.problem, resolved.message);
+    // Two commands with one key in one call would make one of them a silent replay of the other.
+    if (keys.has(command.idempotencyKey)) {
+      throw new InvalidTransfer(
+        'idempotency_key',
+        `idempotency key ${command.idempotencyKey} appears twice in one batch`,
+      );
+    }
+    keys.add(command.idempotencyKey);
+    const requestHash = createHash('sha256')
+      .update(canonicalTransfer(command.kind, resolved.postings))
+      .digest('hex');
+    return { command, postings: resolved.postings, requestHash };
+  });
+}
+
+async function checkReplays(
+  trx: Transaction<Database>,
+  replays: readonly ResolvedCommand[],
+  entryIds: Map<string, number>,
+): Promise<void> {
+  const rows = await trx
+    .selectFrom('ledger_entries')
+    .select(['id', 'idempotency_key', 'request_hash'])
+    .where(
+      'idempotency_key',
+      'in',
+      replays.map((r) => r.command.idempotencyKey),
+    )
+    .execute();
+  const existing = new Map(rows.map((r) => [r.idempotency_key, r]));
+  for (const replay of replays) {
+    const entry = existing.get(replay.command.idempotencyKey);
+    if (!entry || entry.request_hash !== replay.requestHash) {
+      throw new IdempotencyConflict(replay.command.idempotencyKey);
+    }
+    entryIds.set(replay.command.idempotencyKey, entry.id);
+  }
+}
+
+/**
+ * One statement for every posting of the batch. Lines are numbered credits first: an account's
+ * running balance then only rises before it falls, so no `balance_after` of a user account dips
+ * below zero inside the batch when its final balance (which the check constraint guards) does not.
+ * Postings are inserted in that order, so their ids follow the running sums `verifyLedger` checks.
+ */
+async function postBatch(
+  trx: Transaction<Database>,
+  fresh: readonly ResolvedCommand[],
+  entryIds: ReadonlyMap<string, number>,
+): Promise<number> {
+  const lines = fresh.flatMap((r) =>
+    r.postings.map((p) => ({
+      entryId: entryIds.get(r.command.idempotencyKey)!,
+      code: p.code,
+      amount: p.amount,
+      at: r.command.occurredAt?.toISOString() ?? null,
+    })),
+  );
+  const ordered = [...lines.filter((l) => l.amount > 0), ...lines.filter((l) => l.amount < 0)];
+  try {
+    const { rows } = await sql<{ n: number }>`
+      with input as (
+        select * from unnest(
+          ${ordered.map((l) => l.entryId)}::bigint[],
+          ${ordered.map((l) => l.code)}::text[],
+          ${ordered.map((l) => l.amount)}::bigint[],
+          ${ordered.map((l) => l.at)}::text[]
+        ) with ordinality as i (entry_id, code, amount, at, ord)
+      ),
+      deltas as (select code, sum(amount) as delta from input group by code),
+      locked as materialized (
+        select id, code from ledger_accounts where code in (select code from deltas) order by id for update
+      ),
+      updated as (
+        update ledger_accounts a set balance = a.balance + d.delta
+        from deltas d join locked l on l.code = d.code
+        where a.id = l.id
+        returning a.id, a.code, a.balance - d.delta as balance_before
+      ),
+      lines as (
+        select i.ord, i.entry_id, u.id as account_id, i.amount, i.at,
+               u.balance_before + sum(i.amount) over (partition by u.id order by i.ord) as balance_after
+        from input i join updated u on u.code = i.code
+      ),
+      posted as (
+        insert into ledger_postings (entry_id, account_id, amount, balance_after, created_at)
+        select entry_id, account_id, amount, balance_after, coalesce(at::timestamptz, now())
+        from lines order by ord
+        returning id
+      )
+      select count(*)::int as n from posted`.execute(trx);
+    return rows[0]?.n ?? 0;
+  } catch (error) {
+    throw translateError(error, [...new Set(ordered.map((l) => l.code))].slice(0, UNKNOWN_CODES_LISTED_MAX));
+  }
+}
+
+/** An unbalanced batch names at most this many of its accounts: enough to find the unopened one. */
+const UNKNOWN_CODES_LISTED_MAX = 20;
 
 async function replay(
   trx: Transaction<Database>,

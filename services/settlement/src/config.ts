@@ -1,0 +1,24 @@
+import { env, readEnv, runtimeConfigSpec, type ConfigOf } from '@updown/runtime';
+import { SETTLEMENT_BATCH_MAX } from './settle-batch';
+import { SETTLEMENT_DEFAULTS } from './settlement.service';
+
+/** settlement's variables on top of the ones every process reads; the only file here that reads `process.env`. */
+export const settlementConfigSpec = {
+  ...runtimeConfigSpec,
+  /** Trades per settlement transaction. */
+  SETTLEMENT_BATCH_SIZE: env.int(SETTLEMENT_DEFAULTS.batchSize, { min: 1, max: SETTLEMENT_BATCH_MAX }),
+  /** Most pending trades held in memory; the overdue sweep settles the rest. */
+  SETTLEMENT_SCHEDULE_MAX: env.int(SETTLEMENT_DEFAULTS.scheduleCapacity, { min: 1_000, max: 10_000_000 }),
+  SETTLEMENT_SWEEP_INTERVAL_MS: env.int(SETTLEMENT_DEFAULTS.sweepIntervalMs, { min: 500, max: 600_000 }),
+  /** `/healthz`, `/readyz` and `/metrics` when running alone. */
+  SETTLEMENT_HOST: env.string('127.0.0.1'),
+  SETTLEMENT_PORT: env.port(8082),
+};
+
+export type SettlementConfig = ConfigOf<typeof settlementConfigSpec>;
+
+export function loadSettlementConfig(
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): SettlementConfig {
+  return readEnv(settlementConfigSpec, source);
+}

@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '@updown/runtime';
+import { EXIT_TICK_AGE_MS_MAX } from './settlement.domain';
+
+/**
+ * What a trader (or an admin answering a dispute) needs to check a result: the stored tick the
+ * trade entered on, the one it settled on, and the stored ticks around both moments.
+ */
+
+export interface TickRef {
+  /** The `market_ticks` row; null when the entry price was taken before its tick was stored. */
+  readonly id: number | null;
+  readonly ts: number;
+  readonly price: number;
+}
+
+export interface SettlementEvidence {
+  readonly entry_tick: TickRef | null;
+  readonly exit_tick: TickRef | null;
+  readonly entry_window: TickRef[];
+  readonly exit_window: TickRef[];
+}
+
+/** The window around entry and expiry: the 10 s that decide a void, and 5 s after. */
+export const EVIDENCE_BEFORE_MS = EXIT_TICK_AGE_MS_MAX;
+export const EVIDENCE_AFTER_MS = 5_000;
+/** Most ticks per window; a faster feed keeps the ticks closest to the moment. */
+export const EVIDENCE_TICKS_MAX = 200;
+
+const EMPTY: SettlementEvidence = { entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] };
+
+/**
+ * Evidence for one trade; empty for an unknown id. The entry window is centred on the instant the
+ * trade was accepted (its entry tick is the latest stored before that), the exit window on expiry.
+ */
+export async function loadSettlementEvidence(
+  db: Kysely<Database>,
+  tradeId: string,
+): Promise<SettlementEvidence> {
+  const trade = await db
+    .selectFrom('trades')
+    .select([
+      'pair',
+      'entry_price',
+      'entry_ts',
+      'entry_tick_id',
+      'accepted_at',
+      'expiry_ts',
+      'exit_tick_id',
+      'exit_ts',
+      'exit_price',
+    ])
+    .where('id', '=', tradeId)
+    .executeTakeFirst();
+  if (!trade) return EMPTY;
+  const [entryWindow, exitWindow] = await Promise.all([
+    tickWindow(db, trade.pair, trade.accepted_at),
+    tickWindow(db, trade.pair, trade.expiry_ts),
+  ]);
+  const storedEntry =
+    trade.entry_tick_id === null
+      ? entryWindow.find((t) => t.ts === trade.entry_ts && t.price === trade.entry_price)
+      : undefined;
+  return {
+    entry_tick: {
+      id: trade.entry_tick_id ?? storedEntry?.id ?? null,
+      ts: trade.entry_ts,
+      price: trade.entry_price,
+    },
+    exit_tick:
+      trade.exit_tick_id === null || trade.exit_ts === null || trade.exit_price === null
+        ? null
+        : { id: trade.exit_tick_id, ts: trade.exit_ts, price: trade.exit_price },
+    entry_window: entryWindow,
+    exit_window: exitWindow,
+  };
+}
+
+/** Stored ticks of `pair` from `atMs - 10 s` to `atMs + 5 s`, closest first when capped, returned in time order. */
+async function tickWindow(db: Kysely<Database>, pair: string, atMs: number): Promise<TickRef[]> {
+  const { rows } = await sql<TickRef>`
+    select id, ts, price from (
+      select id, ts, price from market_ticks
+      where pair = ${pair} and ts between ${atMs - EVIDENCE_BEFORE_MS} and ${atMs + EVIDENCE_AFTER_MS}
+      order by abs(ts - ${atMs}), id
+      limit ${EVIDENCE_TICKS_MAX}
+    ) w order by ts, id`.execute(db);
+  return rows;
+}

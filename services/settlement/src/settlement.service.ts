@@ -1,0 +1,381 @@
+import type { Kysely } from 'kysely';
+import {
+  retryDelayMs,
+  type Bus,
+  type Clock,
+  type Database,
+  type Logger,
+  type Registry,
+  type Subscription,
+} from '@updown/runtime';
+import type { EventOf } from '@updown/schemas';
+import { ExpirySchedule } from './expiry-schedule';
+import { settleBatch, SETTLEMENT_BATCH_MAX, type SettleBatchResult } from './settle-batch';
+import { dueBefore, QUIET_FEED_SETTLE_DELAY_MS } from './settlement.domain';
+import { settlementMetrics, type SettlementMetrics } from './settlement-metrics';
+import { latestTickTs, loadPendingPage, overduePendingPairs } from './settlement.repository';
+
+export const SETTLEMENT_GROUP = 'settlement';
+
+export interface SettlementOptions {
+  /** Trades per settlement transaction. */
+  readonly batchSize?: number;
+  /** Batches one pass runs before yielding to the next pass (which starts at once). */
+  readonly batchesPerPassMax?: number;
+  /** Most trades held in the in-memory schedule; the sweep finds the rest once overdue. */
+  readonly scheduleCapacity?: number;
+  /** How often the database is swept for overdue pending trades the schedule does not hold. */
+  readonly sweepIntervalMs?: number;
+  /** When the bus shows a tick after an expiry that is not stored yet, look again this soon. */
+  readonly recheckDelayMs?: number;
+  readonly retryDelayMsMin?: number;
+  readonly retryDelayMsMax?: number;
+  /** The `producer` of the events written. */
+  readonly producer?: string;
+}
+
+export const SETTLEMENT_DEFAULTS = Object.freeze({
+  batchSize: 5_000,
+  batchesPerPassMax: 20,
+  scheduleCapacity: 1_000_000,
+  sweepIntervalMs: 5_000,
+  recheckDelayMs: 100,
+  retryDelayMsMin: 100,
+  retryDelayMsMax: 5_000,
+  producer: 'settlement',
+});
+
+/** Rows per recovery query: each page is one short index-range read. */
+const RECOVERY_PAGE_SIZE = 10_000;
+/** Pairs whose latest bus tick is remembered. */
+const TICK_PAIRS_MAX = 10_000;
+/** Pairs the sweep returns per run; more are found by the next run. */
+const SWEEP_PAIRS_MAX = 1_000;
+
+export interface SettlementDeps {
+  readonly db: Kysely<Database>;
+  readonly bus: Pick<Bus, 'subscribe'>;
+  readonly logger: Logger;
+  readonly registry: Registry;
+  readonly clock: Clock;
+  /** Called after a batch that wrote events commits: the outbox relay's `kick`. */
+  readonly onCommitted?: () => void;
+  readonly options?: SettlementOptions;
+}
+
+export interface RunningSettlement {
+  /** Stops consuming and the timers, and waits for the batch in flight. */
+  stop(): Promise<void>;
+  /** One settlement pass now (after any pass in flight); resolves to the number of trades settled. */
+  settleDue(): Promise<number>;
+  /** Trades in the in-memory schedule. */
+  scheduled(): number;
+}
+
+/**
+ * Starts the settlement service: reloads every pending trade from PostgreSQL into the expiry
+ * schedule, then follows `trades.opened.v1` (new trades) and `market.ticks.v1` (the trigger) in
+ * consumer group `settlement`. Ticks only wake it up; prices are read from the stored ticks.
+ */
+export async function startSettlement(deps: SettlementDeps): Promise<RunningSettlement> {
+  const settler = new Settler(deps);
+  // Subscribe before reading the pending trades: a trade committed after the read has its event
+  // delivered; one committed before is in the read. The schedule ignores the overlap.
+  const subscriptions: Subscription[] = [];
+  try {
+    subscriptions.push(
+      await deps.bus.subscribe('trades.opened.v1', SETTLEMENT_GROUP, (event) => settler.onOpened(event), {
+        fromBeginning: false,
+      }),
+      await deps.bus.subscribe('market.ticks.v1', SETTLEMENT_GROUP, (event) => settler.onTick(event), {
+        fromBeginning: false,
+      }),
+    );
+    await settler.recover();
+  } catch (error) {
+    await Promise.allSettled(subscriptions.map((s) => s.close()));
+    throw error;
+  }
+  settler.start();
+  return {
+    async stop() {
+      await Promise.allSettled(subscriptions.map((s) => s.close()));
+      await settler.stop();
+    },
+    settleDue: () => settler.settleDue(),
+    scheduled: () => settler.scheduled(),
+  };
+}
+
+class Settler {
+  private readonly settings: Required<SettlementOptions>;
+  private readonly metrics: SettlementMetrics;
+  private readonly logger: Logger;
+  private readonly schedule: ExpirySchedule;
+  /** The newest tick time seen on the bus, per pair. */
+  private readonly lastTickTs = new Map<string, number>();
+  /** Pairs to settle on the next pass whatever the schedule holds (recovery, sweep). */
+  private readonly sweepPairs = new Set<string>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private kickQueued = false;
+  private stopped = false;
+  private failures = 0;
+  private overflowLogged = false;
+  private quietTimer: { at: number; cancel: () => void } | undefined;
+  private cancelRecheck: (() => void) | undefined;
+  private cancelRetry: (() => void) | undefined;
+  private cancelSweep: (() => void) | undefined;
+
+  constructor(private readonly deps: SettlementDeps) {
+    this.settings = { ...SETTLEMENT_DEFAULTS, ...deps.options };
+    const { batchSize, scheduleCapacity } = this.settings;
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > SETTLEMENT_BATCH_MAX) {
+      throw new RangeError(`batchSize must be an integer from 1 to ${SETTLEMENT_BATCH_MAX}`);
+    }
+    if (!Number.isInteger(scheduleCapacity) || scheduleCapacity < 1) {
+      throw new RangeError('scheduleCapacity must be a positive integer');
+    }
+    this.metrics = settlementMetrics(deps.registry);
+    this.logger = deps.logger.child({ component: 'settlement' });
+    this.schedule = new ExpirySchedule(scheduleCapacity);
+  }
+
+  scheduled(): number {
+    return this.schedule.size;
+  }
+
+  /** Loads every pending trade, expired or not, in expiry order (so a full schedule keeps the soonest). */
+  async recover(): Promise<void> {
+    let after: { expiryTs: number; id: string } | undefined;
+    let loaded = 0;
+    for (;;) {
+      const page = await loadPendingPage(this.deps.db, after, RECOVERY_PAGE_SIZE);
+      for (const trade of page) this.add(trade.id, trade.pair, trade.expiry_ts);
+      loaded += page.length;
+      const last = page.at(-1);
+      if (!last || page.length < RECOVERY_PAGE_SIZE || this.schedule.size >= this.settings.scheduleCapacity)
+        break;
+      after = { expiryTs: last.expiry_ts, id: last.id };
+    }
+    const now = this.deps.clock.now();
+    // Whatever expired while the service was down is checked against the stored ticks at once.
+    for (const pair of this.schedule.pairs()) {
+      if (this.schedule.earliest(pair)! < now) this.sweepPairs.add(pair);
+    }
+    this.metrics.pending.set(this.schedule.size);
+    this.logger.info({ pending: loaded, overduePairs: this.sweepPairs.size }, 'pending trades loaded');
+  }
+
+  start(): void {
+    this.scheduleSweep();
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.quietTimer?.cancel();
+    this.cancelRecheck?.();
+    this.cancelRetry?.();
+    this.cancelSweep?.();
+    await this.queue;
+  }
+
+  async onOpened(event: EventOf<'trades.opened.v1'>): Promise<void> {
+    const { tradeId, pair, expiryTs } = event.payload;
+    if (!this.add(tradeId, pair, expiryTs)) return;
+    this.metrics.pending.set(this.schedule.size);
+    if (this.dueInMemory(pair, this.deps.clock.now())) this.kick();
+    else this.armTimers(this.deps.clock.now());
+  }
+
+  async onTick(event: EventOf<'market.ticks.v1'>): Promise<void> {
+    const { pair, ts } = event.payload;
+    const last = this.lastTickTs.get(pair);
+    // Pairs come from the feed, a few hundred at most; the cap only guards memory against a rogue producer.
+    if (last === undefined ? this.lastTickTs.size < TICK_PAIRS_MAX : ts > last) this.lastTickTs.set(pair, ts);
+    const earliest = this.schedule.earliest(pair);
+    if (earliest !== undefined && earliest < ts) this.kick();
+  }
+
+  settleDue(): Promise<number> {
+    return this.exclusive(() => this.pass());
+  }
+
+  private add(tradeId: string, pair: string, expiryTs: number): boolean {
+    if (this.schedule.add(tradeId, pair, expiryTs)) return true;
+    if (!this.schedule.has(tradeId) && !this.overflowLogged) {
+      this.overflowLogged = true;
+      this.logger.warn(
+        { capacity: this.settings.scheduleCapacity },
+        'settlement schedule full; further trades are settled by the overdue sweep',
+      );
+    }
+    return false;
+  }
+
+  /** The bus showed a tick after the pair's earliest expiry, or the feed has been quiet long enough. */
+  private dueInMemory(pair: string, now: number): boolean {
+    const earliest = this.schedule.earliest(pair);
+    if (earliest === undefined) return false;
+    return (
+      earliest < (this.lastTickTs.get(pair) ?? Number.NEGATIVE_INFINITY) ||
+      earliest + QUIET_FEED_SETTLE_DELAY_MS <= now
+    );
+  }
+
+  /** Passes run one at a time, in order; a kick while one is queued adds nothing. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Queues a pass. While a failed pass waits for its retry, ticks and events do not queue more:
+   * the bounded backoff holds until the retry timer (`force`) fires.
+   */
+  private kick(force = false): void {
+    if (this.stopped || this.kickQueued || (this.cancelRetry && !force)) return;
+    this.kickQueued = true;
+    void this.exclusive(async () => {
+      this.kickQueued = false;
+      try {
+        await this.pass();
+        this.failures = 0;
+      } catch (error) {
+        this.failures++;
+        this.metrics.failures.inc();
+        const delayMs = retryDelayMs(this.failures, this.settings);
+        this.logger.error(
+          { err: error, failures: this.failures, retryInMs: delayMs },
+          'settlement pass failed',
+        );
+        this.cancelRetry?.();
+        this.cancelRetry = this.deps.clock.setTimeout(() => {
+          this.cancelRetry = undefined;
+          this.kick(true);
+        }, delayMs);
+      }
+    });
+  }
+
+  private async pass(): Promise<number> {
+    if (this.stopped) return 0;
+    const now = this.deps.clock.now();
+    const candidates = new Set(this.sweepPairs);
+    for (const pair of this.schedule.pairs()) if (this.dueInMemory(pair, now)) candidates.add(pair);
+    let settled = 0;
+    if (candidates.size > 0) {
+      const latest = await latestTickTs(this.deps.db, [...candidates]);
+      const due = [...candidates]
+        .map((pair) => ({ pair, dueBefore: dueBefore(latest.get(pair), now) }))
+        .filter(
+          (d) => this.sweepPairs.has(d.pair) || (this.schedule.earliest(d.pair) ?? Infinity) < d.dueBefore,
+        );
+      settled = await this.settleAll(due);
+    }
+    this.armTimers(now);
+    this.metrics.pending.set(this.schedule.size);
+    return settled;
+  }
+
+  /** Batches until no due trade is left, then drops the due part of the schedule. */
+  private async settleAll(due: readonly { pair: string; dueBefore: number }[]): Promise<number> {
+    if (due.length === 0) return 0;
+    let total = 0;
+    for (let batch = 0; batch < this.settings.batchesPerPassMax; batch++) {
+      // Stopping waits for the batch in flight only; the next instance settles the rest.
+      if (this.stopped) return total;
+      const result = await settleBatch(this.deps.db, {
+        due,
+        limit: this.settings.batchSize,
+        now: this.deps.clock.now(),
+        producer: this.settings.producer,
+      });
+      total += result.settled.length;
+      this.record(result);
+      if (result.selected < this.settings.batchSize) {
+        for (const d of due) {
+          this.schedule.removeBefore(d.pair, d.dueBefore);
+          this.sweepPairs.delete(d.pair);
+        }
+        return total;
+      }
+    }
+    this.kick();
+    return total;
+  }
+
+  private record(result: SettleBatchResult): void {
+    if (result.settled.length === 0) return;
+    this.deps.onCommitted?.();
+    const settledAt = this.deps.clock.now();
+    this.metrics.batchSize.observe(result.settled.length);
+    for (const trade of result.settled) {
+      this.metrics.settled.inc({ outcome: trade.status });
+      this.metrics.lag.observe(Math.max(0, settledAt - trade.expiryTs) / 1000);
+    }
+    if (result.completedBonuses.length > 0) {
+      this.logger.info(
+        { bonuses: result.completedBonuses.map((b) => b.bonusId) },
+        'bonus wagering completed',
+      );
+    }
+  }
+
+  /**
+   * The quiet-feed timer fires `QUIET_FEED_SETTLE_DELAY_MS` after the earliest expiry; the recheck
+   * timer looks again shortly when the bus is ahead of the stored ticks (bounded by the quiet rule).
+   */
+  private armTimers(now: number): void {
+    if (this.stopped) return;
+    const earliest = this.schedule.earliestOverall();
+    const at = earliest === undefined ? undefined : earliest + QUIET_FEED_SETTLE_DELAY_MS;
+    if (this.quietTimer?.at !== at) {
+      this.quietTimer?.cancel();
+      this.quietTimer =
+        at === undefined
+          ? undefined
+          : { at, cancel: this.deps.clock.setTimeout(() => this.onQuietTimer(), Math.max(0, at - now)) };
+    }
+    const waiting = this.schedule.pairs().some((pair) => {
+      const first = this.schedule.earliest(pair)!;
+      return (
+        first < (this.lastTickTs.get(pair) ?? Number.NEGATIVE_INFINITY) &&
+        now < first + QUIET_FEED_SETTLE_DELAY_MS
+      );
+    });
+    if (waiting && !this.cancelRecheck) {
+      this.cancelRecheck = this.deps.clock.setTimeout(() => {
+        this.cancelRecheck = undefined;
+        this.kick();
+      }, this.settings.recheckDelayMs);
+    }
+  }
+
+  private onQuietTimer(): void {
+    this.quietTimer = undefined;
+    this.kick();
+  }
+
+  /** The safety net: pending trades overdue in the database that the schedule does not cover. */
+  private scheduleSweep(): void {
+    if (this.stopped) return;
+    this.cancelSweep = this.deps.clock.setTimeout(() => {
+      void this.sweep().finally(() => this.scheduleSweep());
+    }, this.settings.sweepIntervalMs);
+  }
+
+  private async sweep(): Promise<void> {
+    try {
+      const before = this.deps.clock.now() - QUIET_FEED_SETTLE_DELAY_MS - this.settings.sweepIntervalMs;
+      const overdue = await overduePendingPairs(this.deps.db, before, SWEEP_PAIRS_MAX);
+      if (overdue.length === 0 || this.stopped) return;
+      for (const { pair } of overdue) this.sweepPairs.add(pair);
+      this.logger.warn({ pairs: overdue.map((o) => o.pair) }, 'overdue pending trades found by the sweep');
+      this.kick();
+    } catch (error) {
+      this.logger.warn({ err: error }, 'overdue sweep failed');
+    }
+  }
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { pino } from 'pino';
+import { createEvent, eventTopics, type EventOf, type EventTopics } from '@updown/schemas';
+import { ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
+import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import {
+  getUserBalances,
+  openUserAccounts,
+  transfer,
+  transferBatch,
+  type Posting,
+  type UserBalances,
+} from '@updown/wallet';
+import { createPlaceTrade, type PlaceTradeRequest } from '../../../order/src/trades/place-trade.handler';
+import { startSettlement, type RunningSettlement, type SettlementOptions } from '../settlement.service';
+
+/**
+ * A test bench for settlement against real PostgreSQL: a manual clock, the in-memory bus, a tick
+ * feed the test scripts (stored first, then published, as price-ingest does), placement through
+ * the order service's handler, and an outbox relay so events really travel.
+ */
+
+export const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+export const logger = pino({ level: process.env.UPDOWN_TEST_LOG_LEVEL ?? 'silent' });
+
+export interface Harness {
+  readonly database: TestDatabase;
+  readonly db: Kysely<Database>;
+  readonly clock: ManualClock;
+  readonly bus: MemoryBus<EventTopics>;
+  readonly registry: Registry;
+  readonly relay: OutboxRelay;
+  /** Every `trades.settled.v1` event the bus delivered to an observer group, in order. */
+  readonly settledEvents: EventOf<'trades.settled.v1'>[];
+  /** Stores a tick and publishes it; returns its row id. */
+  tick(
+    pair: string,
+    ts: number,
+    price: number,
+    options?: { publish?: boolean; store?: boolean },
+  ): Promise<number>;
+  /** Stores ticks without publishing, in one statement. */
+  storeTicks(ticks: readonly { pair: string; ts: number; price: number }[]): Promise<void>;
+  publishTick(pair: string, ts: number, price: number): Promise<void>;
+  newUser(funds?: { demo?: number; real?: number; bonus?: number }): Promise<string>;
+  place(request: Omit<PlaceTradeRequest, 'durationSec'> & { durationSec?: number }): Promise<TradeRow>;
+  start(options?: SettlementOptions, db?: Kysely<Database>): Promise<RunningSettlement>;
+  trade(id: string): Promise<TradeRow>;
+  balances(userId: string): Promise<UserBalances>;
+  close(): Promise<void>;
+}
+
+export type TradeRow = Awaited<ReturnType<ReturnType<typeof createPlaceTrade>>>['trade'];
+
+export async function createHarness(): Promise<Harness> {
+  const database = await createTestDatabase({ max: 20 });
+  const clock = new ManualClock(T0);
+  const registry = new Registry();
+  const bus = new MemoryBus({ topics: eventTopics, logger, registry, partitions: 4 });
+  const relay = new OutboxRelay(
+    { db: database.db, bus, logger, registry },
+    { pollIntervalMs: 10, batchSize: 1_000, cleanupIntervalMs: 3_600_000 },
+  );
+  relay.start();
+  const settledEvents: EventOf<'trades.settled.v1'>[] = [];
+  await bus.subscribe('trades.settled.v1', 'test-observer', async (event) => void settledEvents.push(event));
+  const prices = new Map<string, { price: number; ts: number }>();
+  const placeTrade = createPlaceTrade({
+    db: database.db,
+    prices: { get: (pair) => prices.get(pair) },
+    clock,
+    onCommitted: () => relay.kick(),
+  });
+  const services: RunningSettlement[] = [];
+
+  const publishTick = async (pair: string, ts: number, price: number) => {
+    await bus.publish(
+      'market.ticks.v1',
+      pair,
+      createEvent('market.ticks.v1', { pair, price, ts }, { producer: 'test' }),
+    );
+  };
+  const harness: Harness = {
+    database,
+    db: database.db,
+    clock,
+    bus,
+    registry,
+    relay,
+    settledEvents,
+    async tick(pair, ts, price, options = {}) {
+      let id = 0;
+      if (options.store ?? true) {
+        const row = await database.db
+          .insertInto('market_ticks')
+          .values({ pair, ts, price })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        id = row.id;
+      }
+      const latest = prices.get(pair);
+      if (!latest || ts >= latest.ts) prices.set(pair, { price, ts });
+      if (options.publish ?? true) await publishTick(pair, ts, price);
+      return id;
+    },
+    async storeTicks(ticks) {
+      if (ticks.length === 0) return;
+      await database.db
+        .insertInto('market_ticks')
+        .values([...ticks])
+        .execute();
+      for (const t of ticks) {
+        const latest = prices.get(t.pair);
+        if (!latest || t.ts >= latest.ts) prices.set(t.pair, { price: t.price, ts: t.ts });
+      }
+    },
+    publishTick,
+    async newUser(funds = {}) {
+      const id = randomUUID();
+      await database.db
+        .insertInto('users')
+        .values({ id, email: `${id}@example.test`, name: 'Trader', password_hash: 'x' })
+        .execute();
+      await openUserAccounts(database.db, id);
+      const fund = async (type: 'demo' | 'real' | 'bonus', cents: number | undefined) => {
+        if (!cents) return;
+        const source: Posting['account'] = {
+          system: type === 'demo' ? 'demo_issuance' : type === 'real' ? 'payments_clearing' : 'bonus_pool',
+        };
+        await database.db.transaction().execute((trx) =>
+          transfer(trx, {
+            kind: type === 'bonus' ? 'bonus_credit' : 'deposit',
+            idempotencyKey: `fund:${id}:${type}`,
+            postings: [
+              { account: source, amount: -cents },
+              { account: { owner: id, type }, amount: cents },
+            ],
+          }),
+        );
+      };
+      await fund('demo', funds.demo);
+      await fund('real', funds.real);
+      await fund('bonus', funds.bonus);
+      return id;
+    },
+    async place(request) {
+      const result = await placeTrade({ durationSec: 60, ...request });
+      return result.trade;
+    },
+    async start(options = {}, db = database.db) {
+      const service = await startSettlement({
+        db,
+        bus,
+        logger,
+        registry,
+        clock,
+        onCommitted: () => relay.kick(),
+        options,
+      });
+      services.push(service);
+      return service;
+    },
+    async trade(id) {
+      return database.db.selectFrom('trades').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    },
+    balances: (userId) => getUserBalances(database.db, userId),
+    async close() {
+      await Promise.allSettled(services.map((s) => s.stop()));
+      await relay.stop();
+      await bus.close();
+      await database.drop();
+    },
+  };
+  return harness;
+}
+
+/**
+ * Inserts `count` pending trades straight into the tables (stakes held through one batched ledger
+ * write), spread round-robin over `users`, alternating direction and book. For load-shaped tests
+ * where placing one by one would only slow the test down.
+ */
+export async function seedTrades(
+  h: Harness,
+  spec: {
+    users: readonly string[];
+    count: number;
+    pair: string;
+    acceptedAt: number;
+    durationSec?: number;
+    entryPrice: number;
+  },
+): Promise<string[]> {
+  const durationSec = spec.durationSec ?? 60;
+  const trades = Array.from({ length: spec.count }, (_, i) => ({
+    id: randomUUID(),
+    userId: spec.users[i % spec.users.length]!,
+    direction: i % 2 === 0 ? ('UP' as const) : ('DOWN' as const),
+    accountType: i % 3 === 0 ? ('real' as const) : ('demo' as const),
+    amount: 100 + (i % 50),
+  }));
+  await h.db.transaction().execute(async (trx) => {
+    await transferBatch(
+      trx,
+      trades.map((t) => ({
+        kind: 'trade_stake',
+        idempotencyKey: `trade:${t.id}:stake`,
+        postings: [
+          { account: { owner: t.userId, type: t.accountType }, amount: -t.amount },
+          { account: { owner: t.userId, type: `${t.accountType}_in_play` as const }, amount: t.amount },
+        ],
+      })),
+    );
+    await sql`
+      insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents, stake_bonus_cents,
+                          payout_pct, duration_sec, entry_price, entry_ts, accepted_at, expiry_ts)
+      select t.id, t.user_id, ${spec.pair}, t.direction, t.account_type, t.amount, t.amount, 0,
+             80, ${durationSec}, ${spec.entryPrice}, ${spec.acceptedAt}, ${spec.acceptedAt}, ${spec.acceptedAt + durationSec * 1000}
+      from unnest(${trades.map((t) => t.id)}::uuid[], ${trades.map((t) => t.userId)}::uuid[],
+                  ${trades.map((t) => t.direction)}::text[], ${trades.map((t) => t.accountType)}::text[],
+                  ${trades.map((t) => t.amount)}::bigint[]) as t (id, user_id, direction, account_type, amount)`.execute(
+      trx,
+    );
+  });
+  return trades.map((t) => t.id);
+}
+
+/** Polls until `predicate` holds (real time: the bus and the relay run on timers and microtasks). */
+export async function waitFor(
+  predicate: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await predicate()) return;
+    if (Date.now() >= deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export async function pendingCount(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('trades')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** A second kysely over the same pool that counts every statement it sends (BEGIN and COMMIT included). */
+export function countingDb(database: TestDatabase): {
+  db: Kysely<Database>;
+  statements: () => number;
+  reset(): void;
+} {
+  let count = 0;
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: database.pool }),
+    log: (event) => {
+      if (event.level === 'query' || event.level === 'error') count++;
+    },
+  });
+  return {
+    db,
+    statements: () => count,
+    reset() {
+      count = 0;
+    },
+  };
+}
+
+/** The current value of a counter or gauge, summed over the series matching `labels`. */
+export async function metricValue(
+  registry: Registry,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  if (!metric) return 0;
+  const { values } = await metric.get();
+  return values
+    .filter((v) => Object.entries(labels).every(([key, value]) => v.labels[key] === value))
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+export { sql };
