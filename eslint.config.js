@@ -32,6 +32,11 @@ export default tseslint.config(
     },
   },
   {
+    // k6 scripts run in k6's JavaScript runtime, which provides these.
+    files: ['load-tests/**/*.js'],
+    languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly' } },
+  },
+  {
     // Domain modules stay pure: time, randomness and the environment come in as arguments.
     files: ['**/*.domain.ts'],
     rules: {

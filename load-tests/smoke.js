@@ -19,6 +19,7 @@ export default function () {
   check(http.get(`${BASE_URL}/healthz`), { 'healthz 200': (r) => r.status === 200 });
   check(http.get(`${BASE_URL}/readyz`), { 'readyz 200': (r) => r.status === 200 });
   check(http.get(`${BASE_URL}/metrics`), {
-    'metrics is Prometheus text': (r) => r.status === 200 && r.body.includes('process_cpu_user_seconds_total'),
+    'metrics is Prometheus text': (r) =>
+      r.status === 200 && r.body.includes('process_cpu_user_seconds_total'),
   });
 }

@@ -15,7 +15,9 @@ export const platformConfigSpec = {
 
 export type PlatformConfig = ConfigOf<typeof platformConfigSpec>;
 
-export function loadPlatformConfig(source: Readonly<Record<string, string | undefined>> = process.env): PlatformConfig {
+export function loadPlatformConfig(
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): PlatformConfig {
   const problems: string[] = [];
   const collect = (load: () => unknown) => {
     try {

@@ -37,10 +37,18 @@ describe('the single-process platform, in process', () => {
 });
 
 /** Starts `npm start`'s entry point as a child process and resolves with its URL once it is up. */
-function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+function startChild(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'services/platform/src/main.ts'], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -52,7 +60,9 @@ function startChild(env: Record<string, string>): Promise<{ child: ChildProcess;
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`platform exited with ${code} before it was up:\n${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`platform exited with ${code} before it was up:\n${output}`)),
+    );
   });
 }
 
@@ -60,7 +70,10 @@ function exitCode(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-function runScript(script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function runScript(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', ...env },
@@ -110,7 +123,10 @@ describe('npm start as a process', () => {
       const whileRunning = await runScript('services/wallet/src/ledger/verify.cli.ts', env);
       expect(whileRunning.output).toMatch(/OK/);
       expect(whileRunning.code).toBe(0);
-      const migrate = await runScript('services/runtime/src/db/migrate.cli.ts', { ...env, LOG_LEVEL: 'info' });
+      const migrate = await runScript('services/runtime/src/db/migrate.cli.ts', {
+        ...env,
+        LOG_LEVEL: 'info',
+      });
       expect(migrate.code).toBe(0);
       expect(migrate.output).toContain('using the embedded PostgreSQL already running');
       expect((await fetch(`${url}/readyz`)).status).toBe(200);

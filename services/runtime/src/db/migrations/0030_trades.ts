@@ -81,7 +81,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create unique index trades_idempotency on trades (user_id, idempotency_key) where idempotency_key is not null`.execute(
     db,
   );
-  await sql`create index trades_pending_expiry on trades (pair, expiry_ts) where status = 'pending'`.execute(db);
+  await sql`create index trades_pending_expiry on trades (pair, expiry_ts) where status = 'pending'`.execute(
+    db,
+  );
   await sql`create index trades_user_created on trades (user_id, created_at desc)`.execute(db);
   await sql`create index trades_settled_at on trades (settled_at) where status <> 'pending'`.execute(db);
 }
