@@ -22,6 +22,7 @@ import { busMetrics, type BusMetrics } from './bus-metrics';
 import { encodeEvent } from './codec';
 import { deliver, type DeliveryDeps } from './delivery';
 import { BusCapacityExceeded, BusClosed } from './errors';
+import { MemoryMember, type MemoryGroup, type MemoryTopic } from './memory-state';
 import { PartitionLog } from './partition-log';
 import { partitionForKey } from './partitioner';
 import { resolveRetryPolicy } from './retry';
@@ -53,65 +54,6 @@ export interface MemoryBusOptions<R extends TopicRegistry> {
 }
 
 export const MEMORY_BUS_DEFAULTS = Object.freeze({ partitions: 8, retainedPerPartitionMax: 10_000 });
-
-interface MemoryTopic {
-  readonly name: string;
-  readonly logs: PartitionLog[];
-  readonly groups: Map<string, MemoryGroup>;
-}
-
-interface MemoryGroup {
-  readonly name: string;
-  readonly topic: MemoryTopic;
-  /** Per partition, the next offset to deliver: the group's committed offset. */
-  readonly cursors: number[];
-  members: MemoryMember[];
-  readonly owners: (MemoryMember | undefined)[];
-  readonly pumping: boolean[];
-}
-
-class MemoryMember implements Subscription {
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private closing: Promise<void> | undefined;
-
-  constructor(
-    readonly groupState: MemoryGroup,
-    readonly deps: DeliveryDeps<unknown>,
-    private readonly controller: AbortController,
-    private readonly onClose: (member: MemoryMember) => void,
-  ) {}
-
-  get topic(): string {
-    return this.groupState.topic.name;
-  }
-
-  get group(): string {
-    return this.groupState.name;
-  }
-
-  get closed(): boolean {
-    return this.closing !== undefined;
-  }
-
-  assignment(): number[] {
-    return this.groupState.owners.flatMap((owner, partition) => (owner === this ? [partition] : []));
-  }
-
-  track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
-    return work;
-  }
-
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.controller.abort();
-      this.onClose(this);
-      await Promise.allSettled([...this.inFlight]);
-    })();
-    return this.closing;
-  }
-}
 
 export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
   private readonly topicStates = new Map<string, MemoryTopic>();
