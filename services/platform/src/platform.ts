@@ -94,6 +94,7 @@ export async function startPlatform(
       db: database.db,
       prices: latestPrices,
       clock,
+      registry,
       onCommitted: () => relay.kick(),
     });
     const loadEvidence: EvidenceLoader = (tradeId) => loadSettlementEvidence(database.db, tradeId);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetricsRegistry } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { createPlaceTrade, type PriceSource } from '@updown/order';
 import { getUserBalances, transfer, verifyLedger } from '@updown/wallet';
@@ -16,6 +17,7 @@ import { createTradesPlugin, type EvidenceLoader } from './trades.routes';
 
 let database: TestDatabase;
 let harness: AuthTestApp;
+const registry = createMetricsRegistry();
 const prices = new Map<string, { price: number; ts: number }>();
 const priceSource: PriceSource = { get: (pair) => prices.get(pair) };
 const loadEvidence: EvidenceLoader = async () => ({
@@ -71,7 +73,7 @@ beforeAll(async () => {
   database = await createTestDatabase({ max: 40 });
   // The routes and the order service read the harness's manual clock, which exists once it is built.
   const clock = { now: () => harness.clock.now(), setTimeout: () => () => undefined };
-  const placeTrade = createPlaceTrade({ db: database.db, prices: priceSource, clock });
+  const placeTrade = createPlaceTrade({ db: database.db, prices: priceSource, clock, registry });
   harness = await authTestApp(database.db, {
     plugins: [createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence })],
   });
@@ -116,6 +118,8 @@ describe('POST /api/trades/place', () => {
       trade.id,
     );
     expect((await verifyLedger(database.db)).ok).toBe(true);
+    const placed = await registry.getSingleMetricAsString('updown_trades_placed_total');
+    expect(placed).toMatch(/updown_trades_placed_total\{pair="BTCUSDT",account="demo"\} [1-9]/);
   });
 
   it('takes a real stake from cash', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { createEvent } from '@updown/schemas';
-import { enqueueEvent, type Clock, type Database } from '@updown/runtime';
+import { Counter, enqueueEvent, type Clock, type Database, type Registry } from '@updown/runtime';
 import { transfer, type Posting } from '@updown/wallet';
 import { decidePlacement, type AccountType, type Direction } from './place-trade.domain';
 import {
@@ -43,6 +43,8 @@ export interface PlaceTradeDeps {
   /** Called after a placement commits, so the outbox relay publishes at once instead of at its next poll. */
   readonly onCommitted?: () => void;
   readonly producer?: string;
+  /** Where `updown_trades_placed_total{pair, account}` is registered; omitted in tests that do not look. */
+  readonly registry?: Registry;
 }
 
 /**
@@ -54,6 +56,14 @@ export function createPlaceTrade(
   deps: PlaceTradeDeps,
 ): (request: PlaceTradeRequest) => Promise<PlaceTradeResult> {
   const producer = deps.producer ?? 'order';
+  const placed = deps.registry
+    ? new Counter({
+        name: 'updown_trades_placed_total',
+        help: 'Trades accepted by the order service',
+        labelNames: ['pair', 'account'] as const,
+        registers: [deps.registry],
+      })
+    : undefined;
   return async (request) => {
     const result = await deps.db.transaction().execute(async (trx) => {
       const balances = await lockStakeBalances(trx, request.userId);
@@ -117,7 +127,10 @@ export function createPlaceTrade(
       );
       return { trade, replayed: false };
     });
-    if (!result.replayed) deps.onCommitted?.();
+    if (!result.replayed) {
+      placed?.inc({ pair: result.trade.pair, account: result.trade.account_type });
+      deps.onCommitted?.();
+    }
     return result;
   };
 }
