@@ -9,9 +9,10 @@ import {
   systemClock,
   type Bus,
   type ResolvedDatabase,
+  startOpsServer,
+  type OpsServer,
 } from '@updown/runtime';
 import { loadPriceIngestConfig, type PriceIngestConfig } from './config';
-import { startOpsServer, type OpsServer } from './ops-server';
 import { startPriceIngest, type RunningPriceIngest } from './price-ingest.service';
 
 /**

@@ -4,6 +4,7 @@ export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './conf
 export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
 export { Lifecycle, type ShutdownStep } from './lifecycle';
+export { startOpsServer, type OpsServer } from './ops-server';
 export { ManualClock, systemClock, type Clock } from './clock';
 export { createDb, type DbHandle } from './db/pool';
 export type { Database } from './db/schema';

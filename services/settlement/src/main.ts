@@ -10,9 +10,10 @@ import {
   systemClock,
   type Bus,
   type ResolvedDatabase,
+  startOpsServer,
+  type OpsServer,
 } from '@updown/runtime';
 import { loadSettlementConfig, type SettlementConfig } from './config';
-import { startOpsServer, type OpsServer } from './ops-server';
 import { startSettlement, type RunningSettlement } from './settlement.service';
 
 /**

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql, type Kysely } from 'kysely';
-import type { Database, Registry } from '@updown/runtime';
+import type { Registry } from 'prom-client';
+import type { Database } from './db/schema';
 
 export interface OpsServer {
   readonly port: number;
@@ -9,8 +10,9 @@ export interface OpsServer {
 }
 
 /**
- * `/healthz`, `/readyz` and `/metrics` for price-ingest running alone (DESIGN §8). In the single
- * process the gateway serves the shared registry instead, and this server is not started.
+ * `/healthz`, `/readyz` and `/metrics` for a service running alone without an HTTP API of its own
+ * (price-ingest, settlement). In the single process the gateway serves the shared registry
+ * instead, and this server is not started.
  */
 export async function startOpsServer(options: {
   host: string;
@@ -24,7 +26,8 @@ export async function startOpsServer(options: {
       response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
       response.end(body);
     };
-    if (request.method !== 'GET') return reply(405, 'application/json', '{"detail":"Method Not Allowed"}');
+    if (request.method !== 'GET')
+      return reply(405, 'application/json', '{"detail":"Method Not Allowed","code":"METHOD_NOT_ALLOWED"}');
     if (path === '/healthz') return reply(200, 'application/json', '{"status":"ok"}');
     if (path === '/readyz') {
       sql`select 1`.execute(options.db).then(
