@@ -1,3 +1,4 @@
+export { metricValue } from '@updown/runtime/testing';
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { pino } from 'pino';
@@ -268,20 +269,6 @@ export function countingDb(database: TestDatabase): {
       count = 0;
     },
   };
-}
-
-/** The current value of a counter or gauge, summed over the series matching `labels`. */
-export async function metricValue(
-  registry: Registry,
-  name: string,
-  labels: Record<string, string> = {},
-): Promise<number> {
-  const metric = registry.getSingleMetric(name);
-  if (!metric) return 0;
-  const { values } = await metric.get();
-  return values
-    .filter((v) => Object.entries(labels).every(([key, value]) => v.labels[key] === value))
-    .reduce((sum, v) => sum + v.value, 0);
 }
 
 export { sql };
