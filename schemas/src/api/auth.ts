@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { AdminUserStats } from './admin';
 import { RequestBody } from './request-body';
 
 /**
@@ -118,6 +119,7 @@ export const AdminUserResponse = Type.Object(
     role: UserRole,
     twofa_enabled: Type.Boolean(),
     created_at: Type.String({ format: 'date-time' }),
+    stats: Type.Optional(AdminUserStats),
   },
   { title: 'AdminUser' },
 );

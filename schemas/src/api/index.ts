@@ -41,3 +41,32 @@ export {
   TradeIdParams,
   TradeList,
 } from './trades';
+export {
+  AccountType,
+  BonusStatus,
+  PaymentRequest,
+  PaymentRequestList,
+  PaymentRequestStatus,
+  WALLET_TRANSACTIONS_LIMIT_DEFAULT,
+  WALLET_TRANSACTIONS_LIMIT_MAX,
+  WalletAmountBody,
+  WalletCommandResponse,
+  WalletResponse,
+  WalletTransaction,
+  WalletTransactionList,
+  WalletTransactionsQuery,
+} from './wallet';
+export {
+  ADMIN_REQUESTS_LIMIT_DEFAULT,
+  ADMIN_REQUESTS_LIMIT_MAX,
+  AddPairBody,
+  AdminRequestsQuery,
+  AdminUserStats,
+  PairSymbolParams,
+  PlatformSettings,
+  RequestDecisionBody,
+  RequestIdParams,
+  UpdatePairBody,
+  UpdateSettingsBody,
+} from './admin';
+export { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from './leaderboard';

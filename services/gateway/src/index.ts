@@ -31,3 +31,14 @@ export {
   type MarketPluginOptions,
 } from './market/market.config';
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
+export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
+export { mockPaymentProvider, type PaymentProvider } from './wallet/payment-provider';
+export {
+  BONUS_EXPIRY_INTERVAL_MS_DEFAULT,
+  startBonusExpiry,
+  type BonusExpiryDeps,
+  type BonusExpiryJob,
+  type BonusExpiryRun,
+} from './wallet/bonus-expiry';
+export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';
+export { createLeaderboardPlugin, type LeaderboardPluginDeps } from './leaderboard/leaderboard.routes';

@@ -162,6 +162,33 @@ export interface TradesTable {
   created_at: Timestamp;
 }
 
+/** A real deposit or a withdrawal awaiting (or past) an admin's decision. */
+export interface PaymentRequestsTable {
+  id: string;
+  user_id: string;
+  amount_cents: number;
+  account_type: ColumnType<'real' | 'demo', 'real' | 'demo' | undefined, 'real' | 'demo'>;
+  status: ColumnType<
+    'pending' | 'approved' | 'rejected',
+    'pending' | 'approved' | 'rejected' | undefined,
+    'pending' | 'approved' | 'rejected'
+  >;
+  provider_ref: string | null;
+  created_at: Timestamp;
+  decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  decided_by: string | null;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  actor_id: string;
+  action: string;
+  target: string;
+  before: ColumnType<unknown, string | null | undefined, string | null>;
+  after: ColumnType<unknown, string | null | undefined, string | null>;
+  at: Timestamp;
+}
+
 export interface Database {
   outbox: OutboxTable;
   ledger_accounts: LedgerAccountsTable;
@@ -176,4 +203,7 @@ export interface Database {
   platform_settings: PlatformSettingsTable;
   bonuses: BonusesTable;
   trades: TradesTable;
+  deposit_requests: PaymentRequestsTable;
+  withdrawal_requests: PaymentRequestsTable;
+  admin_audit: AdminAuditTable;
 }

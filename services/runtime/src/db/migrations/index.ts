@@ -7,6 +7,7 @@ import * as refreshTokens from './0021_refresh_tokens';
 import * as loginFailures from './0022_login_failures';
 import * as trades from './0030_trades';
 import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
+import * as wallet from './0040_wallet';
 
 /**
  * Every migration, by name. Names sort in the order they apply; numbers are reserved by area:
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0022_login_failures': loginFailures,
   '0030_trades': trades,
   '0031_trades_hedge_lookup': tradesHedgeLookup,
+  '0040_wallet': wallet,
 };

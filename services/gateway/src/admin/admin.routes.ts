@@ -1,0 +1,277 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { DomainError, type Clock, type Database } from '@updown/runtime';
+import {
+  AddPairBody,
+  ADMIN_REQUESTS_LIMIT_DEFAULT,
+  AdminRequestsQuery,
+  MarketPair,
+  MarketPairList,
+  PairSymbolParams,
+  PaymentRequest,
+  PaymentRequestList,
+  PlatformSettings,
+  RequestDecisionBody,
+  RequestIdParams,
+  StatusOkResponse,
+  UpdatePairBody,
+  UpdateSettingsBody,
+} from '@updown/schemas/api';
+import { errorResponses } from '../http/responses';
+import { listPairs } from '../market/market.repository';
+import { PAIRS_KNOWN_MAX } from '../market/pair-directory';
+import { mockPaymentProvider, type PaymentProvider } from '../wallet/payment-provider';
+import type { WalletDeps } from '../wallet/wallet.handler';
+import { listRequests, readSettings, type RequestTable } from '../wallet/wallet.repository';
+import { paymentRequestView } from '../wallet/wallet.view';
+import { checkPayoutPct, normaliseNewPair } from './admin.domain';
+import {
+  deletePair,
+  hasPendingTrades,
+  insertPair,
+  lockPair,
+  lockSettings,
+  setPairActive,
+  updateSettings,
+} from './admin.repository';
+import { writeAudit } from './audit.repository';
+import { decideRequest } from './requests.handler';
+
+export interface AdminPluginDeps {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+  /** Charges approved deposits; defaults to the mock provider. */
+  readonly payments?: PaymentProvider;
+}
+
+class PairNotFound extends DomainError {
+  constructor(symbol: string) {
+    super('NOT_FOUND', `Unknown pair: ${symbol}`);
+  }
+}
+
+const tags = ['admin'];
+
+/**
+ * `/api/admin/*` beyond users (spec §7 Admin). No guard is written here: the auth plugin puts
+ * `requireAdmin` on every `/api/admin/*` route, and `buildApp` refuses to start without it.
+ * Every change writes an `admin_audit` row in its own transaction.
+ */
+export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsyncTypebox {
+  const deps: WalletDeps = {
+    db: pluginDeps.db,
+    clock: pluginDeps.clock,
+    payments: pluginDeps.payments ?? mockPaymentProvider,
+  };
+  const { db, clock } = deps;
+
+  return async (app) => {
+    app.get(
+      '/api/admin/pairs',
+      {
+        schema: {
+          tags,
+          summary: 'All pairs, disabled ones included',
+          response: { 200: MarketPairList, ...errorResponses(401, 403) },
+        },
+      },
+      async () => listPairs(db, PAIRS_KNOWN_MAX),
+    );
+
+    app.post(
+      '/api/admin/pairs',
+      {
+        schema: {
+          tags,
+          summary: 'Add a pair; the price feed picks it up by itself',
+          body: AddPairBody,
+          response: { 201: MarketPair, ...errorResponses(400, 401, 403, 409) },
+        },
+      },
+      async (request, reply) => {
+        const pair = normaliseNewPair(request.body);
+        const created = await db.transaction().execute(async (trx) => {
+          const settings = await lockSettings(trx);
+          const row = await insertPair(trx, { ...pair, payoutPct: settings.payout_pct });
+          if (!row) throw new DomainError('PAIR_EXISTS', `Pair ${pair.symbol} already exists`);
+          await writeAudit(trx, {
+            actorId: request.user.id,
+            action: 'pair.create',
+            target: pair.symbol,
+            before: null,
+            after: row,
+            at: clock.now(),
+          });
+          return row;
+        });
+        return reply.code(201).send(created);
+      },
+    );
+
+    app.patch(
+      '/api/admin/pairs/:symbol',
+      {
+        schema: {
+          tags,
+          summary: 'Enable or disable a pair',
+          params: PairSymbolParams,
+          body: UpdatePairBody,
+          response: { 200: MarketPair, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const symbol = request.params.symbol.toUpperCase();
+        return db.transaction().execute(async (trx) => {
+          const before = await lockPair(trx, symbol);
+          if (!before) throw new PairNotFound(symbol);
+          const after = await setPairActive(trx, symbol, request.body.active);
+          await writeAudit(trx, {
+            actorId: request.user.id,
+            action: 'pair.update',
+            target: symbol,
+            before,
+            after,
+            at: clock.now(),
+          });
+          return after;
+        });
+      },
+    );
+
+    app.delete(
+      '/api/admin/pairs/:symbol',
+      {
+        schema: {
+          tags,
+          summary: 'Delete a pair that has no pending trades',
+          params: PairSymbolParams,
+          response: { 200: StatusOkResponse, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const symbol = request.params.symbol.toUpperCase();
+        await db.transaction().execute(async (trx) => {
+          const before = await lockPair(trx, symbol);
+          if (!before) throw new PairNotFound(symbol);
+          if (await hasPendingTrades(trx, symbol)) {
+            throw new DomainError(
+              'PAIR_HAS_PENDING_TRADES',
+              `Cannot delete ${symbol} while it has pending trades; disable it and try again after they settle`,
+            );
+          }
+          await deletePair(trx, symbol);
+          await writeAudit(trx, {
+            actorId: request.user.id,
+            action: 'pair.delete',
+            target: symbol,
+            before,
+            after: null,
+            at: clock.now(),
+          });
+        });
+        return { status: 'ok' as const };
+      },
+    );
+
+    app.get(
+      '/api/admin/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Platform settings',
+          response: { 200: PlatformSettings, ...errorResponses(401, 403) },
+        },
+      },
+      async () => {
+        const settings = await readSettings(db);
+        return {
+          payout_pct: settings.payout_pct,
+          require_deposit_approval: settings.require_deposit_approval,
+        };
+      },
+    );
+
+    app.post(
+      '/api/admin/settings',
+      {
+        schema: {
+          tags,
+          summary: 'Change the payout (new trades only; every pair follows) and the deposit-approval rule',
+          body: UpdateSettingsBody,
+          response: { 200: PlatformSettings, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const payout =
+          request.body.payout_pct === undefined ? undefined : checkPayoutPct(request.body.payout_pct);
+        return db.transaction().execute(async (trx) => {
+          const before = await lockSettings(trx);
+          const after = {
+            payout_pct: payout ?? before.payout_pct,
+            require_deposit_approval:
+              request.body.require_deposit_approval ?? before.require_deposit_approval,
+          };
+          await updateSettings(
+            trx,
+            { payoutPct: after.payout_pct, requireDepositApproval: after.require_deposit_approval },
+            clock.now(),
+          );
+          await writeAudit(trx, {
+            actorId: request.user.id,
+            action: 'settings.update',
+            target: 'platform_settings',
+            before,
+            after,
+            at: clock.now(),
+          });
+          return after;
+        });
+      },
+    );
+
+    for (const [path, table] of [
+      ['deposits', 'deposit_requests'],
+      ['withdrawals', 'withdrawal_requests'],
+    ] as const satisfies readonly (readonly [string, RequestTable])[]) {
+      app.get(
+        `/api/admin/${path}`,
+        {
+          schema: {
+            tags,
+            summary: `${path[0]!.toUpperCase()}${path.slice(1)}, newest first`,
+            querystring: AdminRequestsQuery,
+            response: { 200: PaymentRequestList, ...errorResponses(400, 401, 403) },
+          },
+        },
+        async (request) => {
+          const rows = await listRequests(db, table, {
+            limit: request.query.limit ?? ADMIN_REQUESTS_LIMIT_DEFAULT,
+            status: request.query.status,
+          });
+          return rows.map(paymentRequestView);
+        },
+      );
+
+      app.post(
+        `/api/admin/${path}/:id`,
+        {
+          schema: {
+            tags,
+            summary: 'Approve or reject a pending request (exactly once)',
+            params: RequestIdParams,
+            body: RequestDecisionBody,
+            response: { 200: PaymentRequest, ...errorResponses(400, 401, 402, 403, 404, 409) },
+          },
+        },
+        async (request) => {
+          const decided = await decideRequest(deps, table, {
+            id: request.params.id,
+            decision: request.body.action,
+            adminId: request.user.id,
+          });
+          return paymentRequestView(decided);
+        },
+      );
+    }
+  };
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { leaderboardName, utcDay, winRatePct } from './leaderboard.domain';
+
+describe('leaderboard name', () => {
+  it('shows the first name and the last name initial', () => {
+    expect(leaderboardName('Ann Lee')).toBe('Ann L.');
+    expect(leaderboardName('  ann   maria  lee ')).toBe('ann L.');
+    expect(leaderboardName('Zoë émile')).toBe('Zoë É.');
+  });
+
+  it('shows a single name as it is', () => {
+    expect(leaderboardName('Cher')).toBe('Cher');
+    expect(leaderboardName('   ')).toBe('');
+  });
+});
+
+describe('win rate', () => {
+  it('is wins over total x 100 with one decimal', () => {
+    expect(winRatePct(2, 3)).toBe(66.7);
+    expect(winRatePct(1, 3)).toBe(33.3);
+    expect(winRatePct(3, 3)).toBe(100);
+    expect(winRatePct(0, 0)).toBe(0);
+  });
+});
+
+describe('UTC day', () => {
+  it('starts at midnight UTC', () => {
+    const noon = Date.UTC(2026, 2, 5, 12, 0, 0);
+    expect(utcDay(noon)).toEqual({ startMs: Date.UTC(2026, 2, 5), endMs: Date.UTC(2026, 2, 6) });
+    expect(utcDay(Date.UTC(2026, 2, 6)).startMs).toBe(Date.UTC(2026, 2, 6));
+  });
+});

@@ -1,0 +1,74 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { sql } from 'kysely';
+import { ManualClock } from '@updown/runtime';
+import type { TestDatabase } from '@updown/runtime/testing';
+import { createAdminPlugin } from '../admin/admin.routes';
+import {
+  authTestApp,
+  bearer,
+  login,
+  newAccount,
+  register,
+  type AuthTestApp,
+} from '../auth/testing/auth-test-app';
+import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
+import type { PaymentProvider } from './payment-provider';
+import { createWalletPlugin } from './wallet.routes';
+
+/** The gateway with auth, wallet, admin and leaderboard over a test database, on one manual clock. */
+export interface WalletHarness {
+  readonly t: AuthTestApp;
+  /** The clock the wallet, admin and leaderboard read (auth keeps its own). */
+  readonly clock: ManualClock;
+  user(name?: string): Promise<{ id: string; token: string; name: string }>;
+  admin(): Promise<{ id: string; token: string; name: string }>;
+  postings(): Promise<number>;
+  call(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    url: string,
+    token?: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse>;
+}
+
+export async function walletHarness(
+  database: TestDatabase,
+  options: { payments?: PaymentProvider; startMs?: number } = {},
+): Promise<WalletHarness> {
+  const clock = new ManualClock(options.startMs ?? Date.now());
+  const db = database.db;
+  const t = await authTestApp(db, {
+    plugins: [
+      createWalletPlugin({ db, clock, payments: options.payments }),
+      createAdminPlugin({ db, clock, payments: options.payments }),
+      createLeaderboardPlugin({ db, clock }),
+    ],
+  });
+  const user = async (name?: string, role: 'user' | 'admin' = 'user') => {
+    const account = newAccount('wallet');
+    if (name) account.name = name;
+    const { id } = await register(t.app, account);
+    // Promoted before login so the token's role claim says admin too.
+    if (role === 'admin') await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+    const { access_token } = await login(t.app, account.email, account.password);
+    return { id, token: access_token, name: account.name };
+  };
+  return {
+    t,
+    clock,
+    user: (name?: string) => user(name),
+    admin: () => user(undefined, 'admin'),
+    async postings() {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger_postings`.execute(db);
+      return rows[0]!.n;
+    },
+    call(method, url, token, payload) {
+      return t.app.inject({
+        method,
+        url,
+        headers: token ? bearer(token) : {},
+        ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+      });
+    },
+  };
+}
