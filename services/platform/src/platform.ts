@@ -14,11 +14,15 @@ import {
   type ResolvedDatabase,
 } from '@updown/runtime';
 import {
+  createAdminPlugin,
   createAuthPlugin,
+  createLeaderboardPlugin,
   createMarketPlugin,
   createTradesPlugin,
+  createWalletPlugin,
   ensureAdminFromEnv,
   marketPluginOptions,
+  startBonusExpiry,
   startGateway,
   type EvidenceLoader,
   type RunningGateway,
@@ -97,6 +101,8 @@ export async function startPlatform(
       registry,
       onCommitted: () => relay.kick(),
     });
+    const bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
+    stopLater('bonus expiry', () => bonusExpiry.stop());
     const loadEvidence: EvidenceLoader = (tradeId) => loadSettlementEvidence(database.db, tradeId);
 
     const gateway = await startGateway({
@@ -115,6 +121,9 @@ export async function startPlatform(
           options: marketPluginOptions(config),
         }),
         createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence }),
+        createWalletPlugin({ db: database.db, clock }),
+        createAdminPlugin({ db: database.db, clock }),
+        createLeaderboardPlugin({ db: database.db, clock }),
       ],
     });
     stopLater('http', () => gateway.close());
