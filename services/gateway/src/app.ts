@@ -11,6 +11,7 @@ import { registerDrain } from './http/drain';
 import { registerErrorHandler } from './http/error-handler';
 import { databaseReadiness, registerHealthRoutes, type Readiness } from './http/health';
 import type { GatewayInstance } from './http/instance';
+import { registerJsonBody } from './http/json-body';
 import { registerHttpMetrics, registerMetricsRoute } from './http/metrics';
 import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
 import { registerSecurity } from './http/security';
@@ -70,6 +71,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
     }
   });
   registerErrorHandler(app);
+  registerJsonBody(app);
   registerRequestId(app);
   registerDrain(app);
   registerSecurity(app, deps.config.CORS_ORIGINS);

@@ -279,6 +279,19 @@ describe('cancel bonus', () => {
     await expectLedgerClean();
   });
 
+  it('accepts the empty body a browser sends with a JSON content type', async () => {
+    const me = await h.user();
+    await deposit(me.token, 60);
+    const res = await h.t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/cancel-bonus',
+      headers: { authorization: `Bearer ${me.token}`, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ bonus_status: 'forfeited' });
+  });
+
   it('says "No active bonus" without one, moving nothing', async () => {
     const me = await h.user();
     const before = await h.postings();
