@@ -47,6 +47,8 @@ function startChild(
       HOME: process.env.HOME ?? '/tmp',
       HOST: '127.0.0.1',
       PORT: '0',
+      // A console elsewhere than console/dist is never built at start: these tests are about the server.
+      CONSOLE_DIR: path.join(os.tmpdir(), 'updown-no-console'),
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
