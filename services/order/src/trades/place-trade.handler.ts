@@ -65,74 +65,97 @@ export function createPlaceTrade(
       })
     : undefined;
   return async (request) => {
-    const result = await deps.db.transaction().execute(async (trx) => {
-      const balances = await lockStakeBalances(trx, request.userId);
-      // Checked under the lock: a concurrent retry with the same key has committed or not by now.
-      if (request.idempotencyKey) {
-        const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
-        if (existing) return { trade: existing, replayed: true };
-      }
-      const [pair, settings, bonus] = await Promise.all([
-        findPair(trx, request.pair),
-        loadSettings(trx),
-        activeBonusAmount(trx, request.userId),
-      ]);
-      const tick = deps.prices.get(request.pair);
-      const now = deps.clock.now();
-      const accepted = decidePlacement(
-        {
-          pair: pair && { symbol: pair.symbol, active: pair.active, payoutPct: pair.payout_pct },
-          latestTick: tick && { price: tick.price, ts: tick.ts, tickId: null },
-          maxStakeCents: settings.max_stake_cents,
-          balances,
-          activeBonusCents: bonus,
-        },
-        { ...request, now },
-      );
-      const tradeId = randomUUID();
-      await transfer(trx, {
-        kind: 'trade_stake',
-        idempotencyKey: `trade:${tradeId}:stake`,
-        ref: { tradeId },
-        occurredAt: new Date(now),
-        postings: stakePostings(request.userId, accepted),
-      });
-      const trade = await insertTrade(trx, {
-        id: tradeId,
-        userId: request.userId,
-        idempotencyKey: request.idempotencyKey ?? null,
-        trade: accepted,
-      });
-      await enqueueEvent(
-        trx,
-        'trades.opened.v1',
-        trade.pair,
-        createEvent(
-          'trades.opened.v1',
+    const result = await retryOnLockConflict(() =>
+      deps.db.transaction().execute(async (trx) => {
+        const balances = await lockStakeBalances(trx, request.userId);
+        // Checked under the lock: a concurrent retry with the same key has committed or not by now.
+        if (request.idempotencyKey) {
+          const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
+          if (existing) return { trade: existing, replayed: true };
+        }
+        const [pair, settings, bonus] = await Promise.all([
+          findPair(trx, request.pair),
+          loadSettings(trx),
+          activeBonusAmount(trx, request.userId),
+        ]);
+        const tick = deps.prices.get(request.pair);
+        const now = deps.clock.now();
+        const accepted = decidePlacement(
           {
-            tradeId,
-            userId: request.userId,
-            pair: trade.pair,
-            direction: trade.direction,
-            amountCents: trade.amount_cents,
-            payoutPct: trade.payout_pct,
-            entryPrice: trade.entry_price,
-            entryTs: trade.entry_ts,
-            expiryTs: trade.expiry_ts,
-            accountType: trade.account_type,
-            openedAt: trade.accepted_at,
+            pair: pair && { symbol: pair.symbol, active: pair.active, payoutPct: pair.payout_pct },
+            latestTick: tick && { price: tick.price, ts: tick.ts, tickId: null },
+            maxStakeCents: settings.max_stake_cents,
+            balances,
+            activeBonusCents: bonus,
           },
-          { producer, occurredAt: new Date(now).toISOString() },
-        ),
-      );
-      return { trade, replayed: false };
-    });
+          { ...request, now },
+        );
+        const tradeId = randomUUID();
+        await transfer(trx, {
+          kind: 'trade_stake',
+          idempotencyKey: `trade:${tradeId}:stake`,
+          ref: { tradeId },
+          occurredAt: new Date(now),
+          postings: stakePostings(request.userId, accepted),
+        });
+        const trade = await insertTrade(trx, {
+          id: tradeId,
+          userId: request.userId,
+          idempotencyKey: request.idempotencyKey ?? null,
+          trade: accepted,
+        });
+        await enqueueEvent(
+          trx,
+          'trades.opened.v1',
+          trade.pair,
+          createEvent(
+            'trades.opened.v1',
+            {
+              tradeId,
+              userId: request.userId,
+              pair: trade.pair,
+              direction: trade.direction,
+              amountCents: trade.amount_cents,
+              payoutPct: trade.payout_pct,
+              entryPrice: trade.entry_price,
+              entryTs: trade.entry_ts,
+              expiryTs: trade.expiry_ts,
+              accountType: trade.account_type,
+              openedAt: trade.accepted_at,
+            },
+            { producer, occurredAt: new Date(now).toISOString() },
+          ),
+        );
+        return { trade, replayed: false };
+      }),
+    );
     if (!result.replayed) {
       placed?.inc({ pair: result.trade.pair, account: result.trade.account_type });
       deps.onCommitted?.();
     }
     return result;
   };
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may be retried. */
+const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
+const PLACEMENT_ATTEMPTS_MAX = 3;
+
+/**
+ * A placement locks the user's cash accounts, then their in-play accounts; settlement converting a
+ * completed bonus takes some of the same rows in the other order, so on rare occasions PostgreSQL
+ * breaks a deadlock by aborting the placement. Nothing was written then, so trying again is safe.
+ */
+export async function retryOnLockConflict<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (attempt >= PLACEMENT_ATTEMPTS_MAX || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code))
+        throw error;
+    }
+  }
 }
 
 function stakePostings(userId: string, trade: ReturnType<typeof decidePlacement>): Posting[] {
