@@ -1,0 +1,5 @@
+import { SimplePage } from '../../components/ui/simple-page';
+
+export function WalletPage() {
+  return <SimplePage title="Wallet" />;
+}

@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import type { TokenPairResponse } from '@updown/schemas/api';
+import { api } from '../../../lib/api-client';
+
+/** Checks a 6-digit code; the Bearer is the temporary token the password login returned. */
+export function verifyTwoFactor(input: { code: string; tempToken: string }): Promise<TokenPairResponse> {
+  return api.post<TokenPairResponse>('/api/2fa/verify', { token: input.code }, { token: input.tempToken });
+}
+
+export function useVerifyTwoFactor() {
+  return useMutation({ mutationFn: verifyTwoFactor });
+}

@@ -1,0 +1,51 @@
+import { useEffect } from 'react';
+import { formatMoney, formatPrice } from '../../../lib/format';
+import { useTradeHistory } from '../api/get-trade-history';
+
+function statusClass(status: string): string {
+  if (status === 'won') return 'badge badge--up';
+  if (status === 'pending') return 'badge badge--neutral';
+  return 'badge badge--down';
+}
+
+/** The History tab: the last 20 trades, refreshed every 3 s while the tab is open. */
+export function TradeHistory() {
+  const history = useTradeHistory({ poll: true });
+  useEffect(() => {
+    if (history.error) console.error('Failed to load trade history', history.error);
+  }, [history.error]);
+  const trades = history.data ?? [];
+
+  return (
+    <div className="trade-history">
+      <h3>Recent Trades</h3>
+      {trades.length === 0 ? (
+        <p className="muted">No trade history yet</p>
+      ) : (
+        <ul className="trade-history__list">
+          {trades.map((trade) => (
+            <li key={trade.id} className="trade-history__item">
+              <div className="row">
+                <strong>{trade.pair}</strong>
+                <span className={trade.direction === 'UP' ? 'badge badge--up' : 'badge badge--down'}>
+                  {trade.direction}
+                </span>
+                <span className={statusClass(trade.status)}>{trade.status}</span>
+              </div>
+              <div className="row muted">
+                <span>${formatMoney(trade.amount)}</span>
+                <span>@ {formatPrice(trade.pair, trade.entry_price)}</span>
+                {trade.pnl !== null && (
+                  <span className={trade.pnl > 0 ? 'text-up' : 'text-down'}>
+                    {trade.pnl > 0 ? '+' : ''}
+                    {formatMoney(trade.pnl)}
+                  </span>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

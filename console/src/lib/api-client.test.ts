@@ -1,0 +1,107 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, api } from './api-client';
+import { tokenStore } from './token-store';
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function authHeader(init: RequestInit | undefined): string | undefined {
+  return (init?.headers as Record<string, string> | undefined)?.authorization;
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  tokenStore.setTokens('old-access', 'refresh-1');
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('api client', () => {
+  it('sends the Bearer token and returns the JSON body', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/wallet')).resolves.toEqual({ ok: true });
+    expect(authHeader(fetchMock.mock.calls[0]?.[1])).toBe('Bearer old-access');
+  });
+
+  it('shares one refresh among concurrent 401s and retries each request with the new token', async () => {
+    let refreshes = 0;
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url.startsWith('/api/auth/refresh')) {
+        refreshes += 1;
+        expect(url).toBe('/api/auth/refresh?refresh_token=refresh-1');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return json(200, { access_token: 'new-access', refresh_token: 'refresh-2' });
+      }
+      if (authHeader(init) === 'Bearer old-access')
+        return json(401, { detail: 'Token expired', code: 'UNAUTHORIZED' });
+      return json(200, { url });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+
+    const results = await Promise.all([
+      api.get('/api/wallet'),
+      api.get('/api/trades/active'),
+      api.get('/api/trades/history?limit=20'),
+    ]);
+
+    expect(refreshes).toBe(1);
+    expect(results).toEqual([
+      { url: '/api/wallet' },
+      { url: '/api/trades/active' },
+      { url: '/api/trades/history?limit=20' },
+    ]);
+    expect(tokenStore.accessToken()).toBe('new-access');
+    expect(tokenStore.refreshToken()).toBe('refresh-2');
+  });
+
+  it('does not refresh again for a 401 that answers a token already replaced', async () => {
+    let refreshes = 0;
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url.startsWith('/api/auth/refresh')) {
+        refreshes += 1;
+        return json(200, { access_token: 'new-access', refresh_token: 'refresh-2' });
+      }
+      if (authHeader(init) === 'Bearer old-access') {
+        // Another tab-local request refreshed while this one was on the wire.
+        tokenStore.setTokens('new-access', 'refresh-2');
+        return json(401, { detail: 'Token expired' });
+      }
+      return json(200, {});
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await api.get('/api/wallet');
+    expect(refreshes).toBe(0);
+  });
+
+  it('logs out when the refresh fails', async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url.startsWith('/api/auth/refresh')
+        ? json(401, { detail: 'Refresh token reused' })
+        : json(401, { detail: 'Token expired' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await api.get('/api/wallet').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).detail).toBe('Token expired');
+    expect(tokenStore.accessToken()).toBeNull();
+    expect(tokenStore.refreshToken()).toBeNull();
+    expect(tokenStore.userId()).toBeNull();
+  });
+
+  it("carries the server's detail on errors", async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(422, { detail: 'Amount must be positive', code: 'VALIDATION' })),
+    );
+    await expect(api.post('/api/wallet/deposit', { amount: 0 })).rejects.toMatchObject({
+      status: 422,
+      detail: 'Amount must be positive',
+      code: 'VALIDATION',
+    });
+  });
+});
