@@ -5,6 +5,7 @@ export { createLogger, REDACTED_PATHS, type Logger } from './logger';
 export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
 export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { startOpsServer, type OpsServer } from './ops-server';
+export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
 export { ManualClock, systemClock, type Clock } from './clock';
 export { createDb, type DbHandle } from './db/pool';
 export type { Database } from './db/schema';
