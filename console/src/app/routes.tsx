@@ -5,7 +5,8 @@ import { LandingPage } from '../features/landing/components/landing-page';
 import { PolicyPage } from '../features/policies/components/policy-page';
 import { POLICY_SLUGS } from '../features/policies/components/policy-texts';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
-import { AdminPage, DashboardPage, LeaderboardPage } from './pages/placeholder-pages';
+import { DashboardPage } from './pages/dashboard-page';
+import { AdminPage, LeaderboardPage } from './pages/placeholder-pages';
 import { TradePage } from './pages/trade-page';
 import { WalletPage } from './pages/wallet-page';
 

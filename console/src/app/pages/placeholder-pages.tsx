@@ -2,10 +2,6 @@ import { Link } from 'react-router';
 import { SimplePage } from '../../components/ui/simple-page';
 
 /** Screens not built yet: each keeps its route, title and guard so navigation works end to end. */
-export function DashboardPage() {
-  return <SimplePage title="Dashboard" />;
-}
-
 export function AdminPage() {
   return <SimplePage title="Admin Panel" />;
 }

@@ -1,5 +1,13 @@
-import { SimplePage } from '../../components/ui/simple-page';
+import { AppHeader } from '../../components/app-header';
+import { WalletView } from '../../features/wallet/components/wallet-view';
 
 export function WalletPage() {
-  return <SimplePage title="Wallet" />;
+  return (
+    <div className="page">
+      <AppHeader />
+      <main className="page__body">
+        <WalletView />
+      </main>
+    </div>
+  );
 }

@@ -1,9 +1,4 @@
-/** Parses the amount field: a positive number, or null for empty, zero, negative or garbage. */
-export function parseAmount(input: string): number | null {
-  if (input.trim() === '') return null;
-  const amount = Number(input);
-  return Number.isFinite(amount) && amount > 0 ? amount : null;
-}
+export { parseAmount } from '../../../lib/amount';
 
 /** What a winning stake earns at this payout percentage, in dollars. */
 export function potentialProfit(amount: number, payoutPct: number): number {

@@ -1,0 +1,33 @@
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import type { WalletResponse } from '@updown/schemas/api';
+import { api } from '../../../lib/api-client';
+import {
+  DASHBOARD_TRANSACTIONS_LIMIT,
+  WALLET_TRANSACTIONS_LIMIT,
+  transactionsQueryOptions,
+} from './get-transactions';
+
+export type Wallet = WalletResponse;
+
+export function getWallet(): Promise<Wallet> {
+  return api.get<Wallet>('/api/wallet');
+}
+
+export function walletQueryOptions() {
+  return queryOptions({ queryKey: ['wallet', 'summary'], queryFn: getWallet });
+}
+
+export function useWallet() {
+  return useQuery(walletQueryOptions());
+}
+
+/** Reloads the balances and every transaction list after money moved. */
+export function invalidateWallet(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: walletQueryOptions().queryKey }),
+    queryClient.invalidateQueries({ queryKey: transactionsQueryOptions(WALLET_TRANSACTIONS_LIMIT).queryKey }),
+    queryClient.invalidateQueries({
+      queryKey: transactionsQueryOptions(DASHBOARD_TRANSACTIONS_LIMIT).queryKey,
+    }),
+  ]);
+}
