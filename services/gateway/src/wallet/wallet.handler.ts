@@ -6,6 +6,7 @@ import { creditFirstDepositBonus, endActiveBonus } from './bonus.handler';
 import type { PaymentProvider } from './payment-provider';
 import { DemoWithdrawal, NoActiveBonus, PaymentFailed } from './wallet.domain';
 import {
+  findRequestByIdempotencyKey,
   insertPaymentRequest,
   latestBonus,
   lockUser,
@@ -35,22 +36,47 @@ class UserNotFound extends DomainError {
   }
 }
 
+class IdempotencyKeyReused extends DomainError {
+  constructor() {
+    super('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used for a different request');
+  }
+}
+
 async function lockOrFail(trx: Transaction<Database>, userId: string): Promise<void> {
   if (!(await lockUser(trx, userId))) throw new UserNotFound();
 }
 
+/**
+ * The answer to a retried request: the first request made with the key, looked up under the user's
+ * lock so a retry racing the original sees it committed. The same key for another amount is refused.
+ */
+async function replayed(
+  trx: Transaction<Database>,
+  table: 'deposit_requests' | 'withdrawal_requests',
+  input: { userId: string; amountCents: number; idempotencyKey?: string },
+): Promise<CommandOutcome | undefined> {
+  if (!input.idempotencyKey) return undefined;
+  const earlier = await findRequestByIdempotencyKey(trx, table, input.userId, input.idempotencyKey);
+  if (!earlier) return undefined;
+  if (earlier.amount_cents !== input.amountCents) throw new IdempotencyKeyReused();
+  return { status: earlier.status === 'pending' ? 'pending' : 'completed', request: earlier };
+}
+
 export async function deposit(
   deps: WalletDeps,
-  input: { userId: string; amountCents: number; accountType: 'real' | 'demo' },
+  input: { userId: string; amountCents: number; accountType: 'real' | 'demo'; idempotencyKey?: string },
 ): Promise<CommandOutcome> {
   const now = deps.clock.now();
   if (input.accountType === 'demo') {
     // Play money: issued at once, no provider, no request row, never a bonus.
     await deps.db.transaction().execute(async (trx) => {
       await lockOrFail(trx, input.userId);
+      // Demo top-ups keep no request row; the ledger's own key makes a retry move nothing.
       await transfer(trx, {
         kind: 'deposit',
-        idempotencyKey: `deposit:demo:${randomUUID()}`,
+        idempotencyKey: input.idempotencyKey
+          ? `deposit:demo:${input.userId}:${input.idempotencyKey}`
+          : `deposit:demo:${randomUUID()}`,
         postings: [
           { account: { system: 'demo_issuance' }, amount: -input.amountCents },
           { account: { owner: input.userId, type: 'demo' }, amount: input.amountCents },
@@ -62,6 +88,8 @@ export async function deposit(
   }
   return deps.db.transaction().execute(async (trx) => {
     await lockOrFail(trx, input.userId);
+    const earlier = await replayed(trx, 'deposit_requests', input);
+    if (earlier) return earlier;
     const settings = await readSettings(trx);
     const id = randomUUID();
     if (settings.require_deposit_approval) {
@@ -70,6 +98,7 @@ export async function deposit(
         userId: input.userId,
         amountCents: input.amountCents,
         status: 'pending',
+        idempotencyKey: input.idempotencyKey,
         createdAt: new Date(now),
       });
       return { status: 'pending' as const, request };
@@ -81,6 +110,7 @@ export async function deposit(
       amountCents: input.amountCents,
       status: 'approved',
       providerRef,
+      idempotencyKey: input.idempotencyKey,
       createdAt: new Date(now),
     });
     await creditRealDeposit(trx, {
@@ -139,18 +169,21 @@ export async function creditRealDeposit(
  */
 export async function requestWithdrawal(
   deps: WalletDeps,
-  input: { userId: string; amountCents: number; accountType: 'real' | 'demo' },
+  input: { userId: string; amountCents: number; accountType: 'real' | 'demo'; idempotencyKey?: string },
 ): Promise<CommandOutcome> {
   if (input.accountType === 'demo') throw new DemoWithdrawal();
   const now = deps.clock.now();
   return deps.db.transaction().execute(async (trx) => {
     await lockOrFail(trx, input.userId);
+    const earlier = await replayed(trx, 'withdrawal_requests', input);
+    if (earlier) return earlier;
     const id = randomUUID();
     const request = await insertPaymentRequest(trx, 'withdrawal_requests', {
       id,
       userId: input.userId,
       amountCents: input.amountCents,
       status: 'pending',
+      idempotencyKey: input.idempotencyKey,
       createdAt: new Date(now),
     });
     await transfer(trx, {

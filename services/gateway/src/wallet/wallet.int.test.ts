@@ -264,6 +264,53 @@ describe('withdrawals', () => {
   });
 });
 
+describe('Idempotency-Key on deposits and withdrawals', () => {
+  const send = (url: string, token: string, key: string, amount: number, account_type = 'real') =>
+    h.t.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${token}`, 'idempotency-key': key },
+      payload: { amount, account_type },
+    });
+
+  it('deposits once for a key retried from many connections at once, real and demo', async () => {
+    const me = await h.user();
+    const key = `dep-${me.id}`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => send('/api/wallet/deposit', me.token, key, 30)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(10).fill(200));
+    expect(new Set(answers.map((r) => r.json().request.id)).size).toBe(1);
+    const demoKey = `demo-${me.id}`;
+    await Promise.all(
+      Array.from({ length: 5 }, () => send('/api/wallet/deposit', me.token, demoKey, 5, 'demo')),
+    );
+    expect(await wallet(me.token)).toMatchObject({
+      real_balance: 30,
+      demo_balance: 10_005,
+      bonus_balance: 15,
+    });
+    await expectLedgerClean();
+  });
+
+  it('holds a withdrawal once for a retried key, and refuses the key for another amount', async () => {
+    const me = await h.user();
+    await deposit(me.token, 100);
+    const key = `wd-${me.id}`;
+    const first = await send('/api/wallet/withdraw', me.token, key, 40);
+    const again = await send('/api/wallet/withdraw', me.token, key, 40);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(again.json().request.id).toBe(first.json().request.id);
+    expect((await wallet(me.token)).real_balance).toBe(60);
+    const before = await h.postings();
+    const other = await send('/api/wallet/withdraw', me.token, key, 41);
+    expect(other.statusCode).toBe(409);
+    expect(other.json().detail).toBe('This idempotency key was already used for a different request');
+    expect(await h.postings()).toBe(before);
+    await expectLedgerClean();
+  });
+});
+
 describe('cancel bonus', () => {
   it('forfeits the active bonus back to the pool', async () => {
     const me = await h.user();

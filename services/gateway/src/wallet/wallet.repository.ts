@@ -99,6 +99,7 @@ export async function insertPaymentRequest(
     amountCents: number;
     status: 'pending' | 'approved';
     providerRef?: string | null;
+    idempotencyKey?: string | null;
     createdAt: Date;
   },
 ): Promise<PaymentRequestRow> {
@@ -111,11 +112,27 @@ export async function insertPaymentRequest(
       account_type: 'real',
       status: row.status,
       provider_ref: row.providerRef ?? null,
+      idempotency_key: row.idempotencyKey ?? null,
       created_at: row.createdAt,
       decided_at: row.status === 'pending' ? null : row.createdAt,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** The user's earlier request made with this idempotency key, if any. */
+export async function findRequestByIdempotencyKey(
+  trx: Transaction<Database>,
+  table: RequestTable,
+  userId: string,
+  idempotencyKey: string,
+): Promise<PaymentRequestRow | undefined> {
+  return trx
+    .selectFrom(table)
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Clock, Database } from '@updown/runtime';
 import { listUserTransactions } from '@updown/wallet';
 import {
+  IdempotencyHeaders,
   WALLET_TRANSACTIONS_LIMIT_DEFAULT,
   WalletAmountBody,
   WalletCommandResponse,
@@ -104,8 +105,9 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           tags: ['wallet'],
           summary: 'Deposit (demo at once; real through the payment provider, or pending approval)',
           security,
+          headers: IdempotencyHeaders,
           body: WalletAmountBody,
-          response: { 200: WalletCommandResponse, ...errorResponses(400, 401, 402) },
+          response: { 200: WalletCommandResponse, ...errorResponses(400, 401, 402, 409) },
         },
       },
       async (request) => {
@@ -114,6 +116,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           userId: request.user.id,
           amountCents,
           accountType: request.body.account_type ?? 'real',
+          idempotencyKey: request.headers['idempotency-key'],
         });
         return answer(request.user.id, amountCents, outcome);
       },
@@ -128,8 +131,9 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           summary:
             'Request a withdrawal: the cash is held until an admin decides; an active bonus is forfeited',
           security,
+          headers: IdempotencyHeaders,
           body: WalletAmountBody,
-          response: { 200: WalletCommandResponse, ...errorResponses(400, 401) },
+          response: { 200: WalletCommandResponse, ...errorResponses(400, 401, 409) },
         },
       },
       async (request) => {
@@ -138,6 +142,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           userId: request.user.id,
           amountCents,
           accountType: request.body.account_type ?? 'real',
+          idempotencyKey: request.headers['idempotency-key'],
         });
         return answer(request.user.id, amountCents, outcome);
       },

@@ -177,6 +177,7 @@ export interface PaymentRequestsTable {
   created_at: Timestamp;
   decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   decided_by: string | null;
+  idempotency_key: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AdminAuditTable {

@@ -8,6 +8,7 @@ import * as loginFailures from './0022_login_failures';
 import * as trades from './0030_trades';
 import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 import * as wallet from './0040_wallet';
+import * as paymentIdempotency from './0041_payment_idempotency';
 
 /**
  * Every migration, by name. Names sort in the order they apply; numbers are reserved by area:
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0030_trades': trades,
   '0031_trades_hedge_lookup': tradesHedgeLookup,
   '0040_wallet': wallet,
+  '0041_payment_idempotency': paymentIdempotency,
 };
