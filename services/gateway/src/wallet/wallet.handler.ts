@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import { getUserBalances, transfer } from '@updown/wallet';
+import { getUserBalances, IdempotencyConflict, transfer } from '@updown/wallet';
 import { creditFirstDepositBonus, endActiveBonus } from './bonus.handler';
 import type { PaymentProvider } from './payment-provider';
 import { DemoWithdrawal, NoActiveBonus, PaymentFailed } from './wallet.domain';
@@ -36,12 +36,6 @@ class UserNotFound extends DomainError {
   }
 }
 
-class IdempotencyKeyReused extends DomainError {
-  constructor() {
-    super('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used for a different request');
-  }
-}
-
 async function lockOrFail(trx: Transaction<Database>, userId: string): Promise<void> {
   if (!(await lockUser(trx, userId))) throw new UserNotFound();
 }
@@ -58,7 +52,7 @@ async function replayed(
   if (!input.idempotencyKey) return undefined;
   const earlier = await findRequestByIdempotencyKey(trx, table, input.userId, input.idempotencyKey);
   if (!earlier) return undefined;
-  if (earlier.amount_cents !== input.amountCents) throw new IdempotencyKeyReused();
+  if (earlier.amount_cents !== input.amountCents) throw new IdempotencyConflict(input.idempotencyKey);
   return { status: earlier.status === 'pending' ? 'pending' : 'completed', request: earlier };
 }
 
