@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   CandlestickSeries,
   ColorType,
@@ -25,21 +25,40 @@ const RIGHT_MARGIN_BARS = 15;
 
 const COLORS = { up: '#16c784', down: '#ea3943', text: '#9aa4b2', grid: '#1c2230', line: '#3b82f6' };
 
+/**
+ * What a layer drawn over or into the chart gets: the chart and its main series (stable until the
+ * chart type changes), the bars shown (a new array at most once a second) and the latest price.
+ */
+export interface ChartView {
+  chart: IChartApi;
+  series: ISeriesApi<SeriesType>;
+  pair: string;
+  timeframe: Timeframe;
+  bars: readonly Bar[];
+  price: number | null;
+}
+
 interface Props {
   pair: string;
   displayName: string;
   timeframe: Timeframe;
   chartType: ChartType;
   onPrice(price: number): void;
+  /** Layers composed by the page (indicators, trade markers), rendered inside the chart panel. */
+  children?: (view: ChartView) => ReactNode;
 }
 
 function toPoint(bar: Bar, chartType: ChartType) {
   return chartType === 'line' ? { time: bar.time, value: bar.close } : bar;
 }
 
-export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }: Props) {
+export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, children }: Props) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
+  const [chart, setChart] = useState<IChartApi | null>(null);
+  const barsRef = useRef<Bar[]>([]);
+  const barsChangedRef = useRef(false);
+  const [shownBars, setShownBars] = useState<readonly Bar[]>([]);
   const [series, setSeries] = useState<ISeriesApi<SeriesType> | null>(null);
   const lastBarRef = useRef<Bar | null>(null);
   const latestPriceRef = useRef<number | null>(null);
@@ -73,9 +92,11 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
             wickDownColor: COLORS.down,
           });
     chartRef.current = chart;
+    setChart(chart);
     setSeries(created);
     return () => {
       setSeries(null);
+      setChart(null);
       chartRef.current = null;
       chart.remove();
     };
@@ -85,7 +106,10 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
   useEffect(() => {
     lastBarRef.current = null;
     latestPriceRef.current = null;
+    barsRef.current = [];
+    barsChangedRef.current = false;
     setShownPrice(null);
+    setShownBars([]);
   }, [pair, timeframe]);
 
   useEffect(() => {
@@ -101,6 +125,8 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
       else bars.push(live);
     }
     series.setData(bars.map((bar) => toPoint(bar, chartType)));
+    barsRef.current = bars;
+    setShownBars(bars.slice());
     lastBarRef.current = bars.at(-1) ?? null;
     if (lastBarRef.current && latestPriceRef.current === null)
       latestPriceRef.current = lastBarRef.current.close;
@@ -116,6 +142,10 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
       latestPriceRef.current = message.price;
       const next = applyTick(lastBarRef.current, message.price, message.ts, TIMEFRAMES[timeframe]);
       if (!next || !series) return;
+      const bars = barsRef.current;
+      if (bars.length > 0 && bars[bars.length - 1]!.time === next.time) bars[bars.length - 1] = next;
+      else bars.push(next);
+      barsChangedRef.current = true;
       lastBarRef.current = next;
       series.update(toPoint(next, chartType));
     },
@@ -125,6 +155,10 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
 
   useEffect(() => {
     const timer = setInterval(() => {
+      if (barsChangedRef.current) {
+        barsChangedRef.current = false;
+        setShownBars(barsRef.current.slice());
+      }
       const price = latestPriceRef.current;
       if (price === null) return;
       setShownPrice((shown) => (shown === price ? shown : price));
@@ -158,6 +192,7 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice }:
       >
         Charts by TradingView
       </a>
+      {chart && series && children?.({ chart, series, pair, timeframe, bars: shownBars, price: shownPrice })}
       {candles.isPending && <div className="chart-panel__overlay">Loading {pair}...</div>}
     </div>
   );
