@@ -55,6 +55,10 @@ export const Candle = Type.Object(
     high: Type.Number(),
     low: Type.Number(),
     close: Type.Number({ description: 'The last price; still moving while the candle is current' }),
+    volume: Type.Integer({
+      minimum: 0,
+      description: 'Tick volume: the prices observed in the candle (an OTC feed has no traded volume)',
+    }),
   },
   { title: 'Candle' },
 );

@@ -44,15 +44,16 @@ export async function insertTicksAndCandles(
   if (candles.length > 0) {
     // Rows arrive sorted by key (see aggregateCandles), so concurrent writers lock in one order.
     await sql`
-      insert into market_candles (pair, timeframe_sec, bucket_start, open, high, low, close)
+      insert into market_candles (pair, timeframe_sec, bucket_start, open, high, low, close, volume)
       select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
                            ${candles.map((c) => c.bucketStart)}::bigint[], ${candles.map((c) => c.open)}::float8[],
                            ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                           ${candles.map((c) => c.close)}::float8[])
+                           ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])
       on conflict (pair, timeframe_sec, bucket_start) do update set
         high = greatest(market_candles.high, excluded.high),
         low = least(market_candles.low, excluded.low),
-        close = excluded.close`.execute(trx);
+        close = excluded.close,
+        volume = market_candles.volume + excluded.volume`.execute(trx);
   }
 }
 
@@ -78,11 +79,13 @@ export async function insertBackfill(
 ): Promise<void> {
   if (candles.length === 0) return;
   await sql`
-    insert into market_candles (pair, timeframe_sec, bucket_start, open, high, low, close)
+    insert into market_candles (pair, timeframe_sec, bucket_start, open, high, low, close, volume)
     select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
                          ${candles.map((c) => c.bucketStart)}::bigint[], ${candles.map((c) => c.open)}::float8[],
                          ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                         ${candles.map((c) => c.close)}::float8[])`.execute(trx);
+                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])`.execute(
+    trx,
+  );
 }
 
 /** The last price the pair had: its newest tick, else its newest 1m candle's close. */

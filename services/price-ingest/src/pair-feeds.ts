@@ -25,6 +25,8 @@ export interface PairFeedsOptions {
   readonly metrics: PriceIngestMetrics;
   readonly seed: number;
   readonly feedsMax: number;
+  /** The live feed's tick interval: history gets the same tick volume per minute. */
+  readonly tickIntervalMs: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export class PairFeeds {
       referencePrice,
       seed: this.options.seed,
       endBucketStart: bucketStartSec(clock.now(), 60),
+      ticksPerMinute: Math.round(60_000 / this.options.tickIntervalMs),
     });
     await db.transaction().execute((trx) => insertBackfill(trx, candles));
     metrics.backfills.inc({ pair: symbol });

@@ -140,11 +140,12 @@ describe('price-ingest service', () => {
         [60],
       )[0]!;
       const stored = find(60, bucket)!;
-      expect([stored.open, stored.high, stored.low, stored.close]).toEqual([
+      expect([stored.open, stored.high, stored.low, stored.close, stored.volume]).toEqual([
         expected.open,
         expected.high,
         expected.low,
         expected.close,
+        expected.volume,
       ]);
     }
     // The 5m candle started at 10:00 from backfilled minutes: open kept, close follows the last tick.

@@ -64,6 +64,7 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     metrics,
     seed: config.PRICE_FEED_SEED,
     feedsMax: config.PRICE_FEEDS_MAX,
+    tickIntervalMs: config.TICK_INTERVAL_MS,
   });
   const retention = () =>
     deleteExpiredTicks({

@@ -29,7 +29,7 @@ export async function recentCandles(
 ): Promise<Candle[]> {
   const rows = await db
     .selectFrom('market_candles')
-    .select(['bucket_start as time', 'open', 'high', 'low', 'close'])
+    .select(['bucket_start as time', 'open', 'high', 'low', 'close', 'volume'])
     .where('pair', '=', pair)
     .where('timeframe_sec', '=', timeframeSec)
     .orderBy('bucket_start', 'desc')

@@ -26,6 +26,7 @@ beforeAll(async () => {
       high: price + 5,
       low: price - 5,
       close: price + 1,
+      volume: 240 + i,
     };
   });
   await database.db.insertInto('market_candles').values(rows).execute();
@@ -39,6 +40,7 @@ beforeAll(async () => {
       high: 2,
       low: 0.5,
       close: 1.5,
+      volume: 7,
     })
     .execute();
 
@@ -101,7 +103,7 @@ describe('GET /api/market/pairs', () => {
 });
 
 describe('GET /api/market/candles', () => {
-  type Candle = { time: number; open: number; high: number; low: number; close: number };
+  type Candle = { time: number; open: number; high: number; low: number; close: number; volume: number };
   const candles = async (query: string) => {
     const res = await app.inject({ url: `/api/market/candles?${query}` });
     return { status: res.statusCode, body: res.json<Candle[] & { detail?: string; code?: string }>() };
@@ -117,10 +119,11 @@ describe('GET /api/market/candles', () => {
       high: 96_204,
       low: 96_194,
       close: 96_200,
+      volume: 240 + 1199,
     });
     expect(body[0]!.time).toBe(NEWEST_MINUTE - 199 * 60);
     expect(body.every((c, i) => i === 0 || c.time - body[i - 1]!.time === 60)).toBe(true);
-    expect(Object.keys(body[0]!).sort()).toEqual(['close', 'high', 'low', 'open', 'time']);
+    expect(Object.keys(body[0]!).sort()).toEqual(['close', 'high', 'low', 'open', 'time', 'volume']);
   });
 
   it('honours limit, caps it at 1000 and refuses less than 1', async () => {
@@ -137,7 +140,7 @@ describe('GET /api/market/candles', () => {
 
   it('serves each timeframe from its own candles, and a known pair without candles as an empty list', async () => {
     expect((await candles('pair=BTCUSDT&timeframe=5m')).body).toEqual([
-      { time: NEWEST_MINUTE, open: 1, high: 2, low: 0.5, close: 1.5 },
+      { time: NEWEST_MINUTE, open: 1, high: 2, low: 0.5, close: 1.5, volume: 7 },
     ]);
     expect(await candles('pair=GBPUSD&timeframe=1h')).toEqual({ status: 200, body: [] });
     expect((await candles('pair=btcusdt&timeframe=1m&limit=1')).body).toHaveLength(1);

@@ -22,7 +22,11 @@ export interface MinuteCandle {
   readonly high: number;
   readonly low: number;
   readonly close: number;
+  readonly volume: number;
 }
+
+/** The live feed's default rate (a tick every 250 ms), used as the history's tick volume. */
+export const BACKFILL_TICKS_PER_MINUTE = 240;
 
 export interface BackfillRequest {
   readonly symbol: string;
@@ -32,6 +36,11 @@ export interface BackfillRequest {
   readonly endBucketStart: number;
   readonly minutes?: number;
   readonly samplesPerMinute?: number;
+  /**
+   * The tick volume each synthetic minute carries: the live feed's rate, so history and live
+   * candles are comparable (a constant-rate feed has a constant tick volume).
+   */
+  readonly ticksPerMinute?: number;
 }
 
 /**
@@ -41,6 +50,7 @@ export interface BackfillRequest {
 export function backfillMinuteCandles(request: BackfillRequest): MinuteCandle[] {
   const minutes = request.minutes ?? BACKFILL_MINUTES;
   const samples = request.samplesPerMinute ?? BACKFILL_SAMPLES_PER_MINUTE;
+  const volume = request.ticksPerMinute ?? BACKFILL_TICKS_PER_MINUTE;
   if (request.endBucketStart % 60 !== 0) throw new RangeError('endBucketStart must be a whole minute');
   if (!Number.isInteger(minutes) || minutes < 0 || !Number.isInteger(samples) || samples < 1) {
     throw new RangeError('minutes and samplesPerMinute must be positive integers');
@@ -74,6 +84,7 @@ export function backfillMinuteCandles(request: BackfillRequest): MinuteCandle[] 
       high: quote(high),
       low: quote(low),
       close: quote(close),
+      volume,
     });
     openRaw = close;
   }

@@ -98,6 +98,20 @@ describe('candle aggregation', () => {
     expect(ohlc(aggregateCandles(TICKS), timeframeSec)).toEqual(EXPECTED[timeframeSec]);
   });
 
+  it('counts the ticks of each candle as its volume, and a merge adds the volumes', () => {
+    const minutes = aggregateCandles(TICKS, [60]);
+    const expected = new Map<number, number>();
+    for (const tick of TICKS) {
+      const bucket = bucketStartSec(tick.ts, 60);
+      expected.set(bucket, (expected.get(bucket) ?? 0) + 1);
+    }
+    expect(minutes.map((c) => [c.bucketStart, c.volume])).toEqual([...expected.entries()]);
+    expect(aggregateCandles(TICKS, [3600]).reduce((sum, c) => sum + c.volume, 0)).toBe(TICKS.length);
+    const [first] = aggregateCandles(TICKS.slice(0, 2), [60]);
+    const [second] = aggregateCandles(TICKS.slice(2, 3), [60]);
+    expect(mergeCandle(first!, second!).volume).toBe(3);
+  });
+
   it('follows timestamps, not arrival order', () => {
     const shuffled = [...TICKS].reverse();
     expect(aggregateCandles(shuffled)).toEqual(aggregateCandles(TICKS));
@@ -145,6 +159,10 @@ describe('history backfill', () => {
       return !continuous || !ranged;
     });
     expect(broken).toEqual([]);
+    expect(new Set(candles.map((candle) => candle.volume))).toEqual(new Set([240]));
+    expect(
+      backfillMinuteCandles({ ...request, minutes: 2, ticksPerMinute: 60 }).map((c) => c.volume),
+    ).toEqual([60, 60]);
   });
 
   it('gives at least 200 candles of every timeframe, each rolled up from the minutes', () => {

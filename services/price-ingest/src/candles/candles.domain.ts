@@ -4,8 +4,8 @@ import type { Tick } from '../feed/price-provider';
 /**
  * Candles from ticks. A candle of timeframe `tf` seconds covers [bucket, bucket + tf) where
  * bucket = floor(ts / tf) · tf in Unix seconds: open is the first tick's price, close the last,
- * high and low the extremes. A batch's partial candles are merged into the stored ones by the
- * repository's upsert (open kept, high/low widened, close replaced), so the current candle is live.
+ * high and low the extremes, volume the number of ticks. A batch's partial candles are merged into the stored ones by the
+ * repository's upsert (open kept, high/low widened, close replaced, volume added), so the current candle is live.
  */
 
 export interface CandleRow {
@@ -17,6 +17,8 @@ export interface CandleRow {
   readonly high: number;
   readonly low: number;
   readonly close: number;
+  /** Tick volume: how many prices were observed in the candle. */
+  readonly volume: number;
 }
 
 /** The start (Unix seconds) of the `timeframeSec` candle that contains the instant `tsMs`. */
@@ -34,6 +36,7 @@ interface Building {
   low: number;
   close: number;
   closeTs: number;
+  volume: number;
 }
 
 /**
@@ -62,9 +65,11 @@ export function aggregateCandles(
           low: tick.price,
           close: tick.price,
           closeTs: tick.ts,
+          volume: 1,
         });
         continue;
       }
+      candle.volume += 1;
       if (tick.price > candle.high) candle.high = tick.price;
       if (tick.price < candle.low) candle.low = tick.price;
       if (tick.ts < candle.openTs) {
@@ -84,7 +89,7 @@ export function aggregateCandles(
         a.timeframeSec - b.timeframeSec ||
         a.bucketStart - b.bucketStart,
     )
-    .map(({ pair, timeframeSec, bucketStart, open, high, low, close }) => ({
+    .map(({ pair, timeframeSec, bucketStart, open, high, low, close, volume }) => ({
       pair,
       timeframeSec,
       bucketStart,
@@ -92,6 +97,7 @@ export function aggregateCandles(
       high,
       low,
       close,
+      volume,
     }));
 }
 
@@ -102,12 +108,13 @@ export function mergeCandle(stored: CandleRow, later: CandleRow): CandleRow {
     high: Math.max(stored.high, later.high),
     low: Math.min(stored.low, later.low),
     close: later.close,
+    volume: stored.volume + later.volume,
   };
 }
 
 /**
  * Candles of a longer timeframe from consecutive shorter ones of one pair (oldest first): open of
- * the first, extremes of all, close of the last. Used to derive every timeframe of the backfill
+ * the first, extremes of all, close of the last, volumes summed. Used to derive every timeframe of the backfill
  * from its 1m candles.
  */
 export function rollUpCandles(candles: readonly CandleRow[], timeframeSec: number): CandleRow[] {
@@ -122,6 +129,7 @@ export function rollUpCandles(candles: readonly CandleRow[], timeframeSec: numbe
       current.high = Math.max(current.high, candle.high);
       current.low = Math.min(current.low, candle.low);
       current.close = candle.close;
+      current.volume += candle.volume;
       continue;
     }
     if (current) out.push(current);

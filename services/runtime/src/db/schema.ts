@@ -113,6 +113,8 @@ export interface MarketCandlesTable {
   high: number;
   low: number;
   close: number;
+  /** Tick volume: prices observed in the candle. */
+  volume: Generated<number>;
 }
 
 export interface PlatformSettingsTable {

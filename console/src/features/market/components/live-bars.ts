@@ -6,6 +6,8 @@ export interface Bar {
   high: number;
   low: number;
   close: number;
+  /** Tick volume: prices observed in the bar. */
+  volume: number;
 }
 
 /**
@@ -18,7 +20,13 @@ export function applyTick(last: Bar | null, price: number, tsMs: number, timefra
   if (!last) return null;
   if (bucket < last.time) return null;
   if (bucket === last.time) {
-    return { ...last, high: Math.max(last.high, price), low: Math.min(last.low, price), close: price };
+    return {
+      ...last,
+      high: Math.max(last.high, price),
+      low: Math.min(last.low, price),
+      close: price,
+      volume: last.volume + 1,
+    };
   }
-  return { time: bucket, open: price, high: price, low: price, close: price };
+  return { time: bucket, open: price, high: price, low: price, close: price, volume: 1 };
 }

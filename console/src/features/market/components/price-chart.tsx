@@ -49,7 +49,8 @@ interface Props {
 }
 
 function toPoint(bar: Bar, chartType: ChartType) {
-  return chartType === 'line' ? { time: bar.time, value: bar.close } : bar;
+  const { time, open, high, low, close } = bar;
+  return chartType === 'line' ? { time, value: close } : { time, open, high, low, close };
 }
 
 export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, children }: Props) {

@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as outbox from './0001_outbox';
 import * as ledger from './0002_ledger';
 import * as market from './0010_market';
+import * as candleVolume from './0011_candle_volume';
 import * as users from './0020_users';
 import * as refreshTokens from './0021_refresh_tokens';
 import * as loginFailures from './0022_login_failures';
@@ -19,6 +20,7 @@ export const migrations: Record<string, Migration> = {
   '0001_outbox': outbox,
   '0002_ledger': ledger,
   '0010_market': market,
+  '0011_candle_volume': candleVolume,
   '0020_users': users,
   '0021_refresh_tokens': refreshTokens,
   '0022_login_failures': loginFailures,
