@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { AppHeader } from '../../components/app-header';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session/session-context';
+import { SecurityCard } from '../../features/auth/components/security-card';
 import { useTradeHistory } from '../../features/trades/api/get-trade-history';
 import { RecentTradesTable } from '../../features/trades/components/recent-trades-table';
 import { formatWinRate, tradeStats } from '../../features/trades/components/trade-stats';
@@ -57,6 +58,7 @@ export function DashboardPage() {
           <RecentTradesTable trades={trades} />
           <TransactionList transactions={transactions.data ?? []} />
         </div>
+        <SecurityCard />
       </main>
     </div>
   );
