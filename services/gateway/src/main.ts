@@ -1,23 +1,37 @@
 import {
   ConfigError,
+  createBus,
   createLogger,
   createMetricsRegistry,
   Lifecycle,
   migrateToLatest,
   openDatabase,
+  systemClock,
 } from '@updown/runtime';
+import { createHttpOrderPort, serviceToken } from '@updown/order';
+import { loadSettlementEvidence } from '@updown/settlement';
+import { createAdminPlugin } from './admin/admin.routes';
 import { createAuthPlugin, ensureAdminFromEnv } from './auth/index';
-import { loadGatewayConfig, type GatewayConfig } from './config';
+import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
+import { marketPluginOptions } from './market/market.config';
+import { createMarketPlugin } from './market/market.plugin';
 import { startGateway, type RunningGateway } from './server';
+import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './standalone-config';
+import { createTradesPlugin } from './trades/trades.routes';
+import { startBonusExpiry, type BonusExpiryJob } from './wallet/bonus-expiry';
+import { createWalletPlugin } from './wallet/wallet.routes';
 
 /**
- * `npm run start:gateway`: the gateway alone, for working on the API. The single-process
- * composition of every service lives in services/platform and calls `startGateway` the same way.
+ * `npm run start:gateway`: the public API, the market WebSocket and the console as their own
+ * process. Placements go to the order service over HTTP (`ORDER_URL`, `SERVICE_TOKEN`); ticks for
+ * the socket come from `market.ticks.v1` on the bus (each instance in its own consumer group, so
+ * every gateway fans every tick out to its own clients); everything else reads and writes
+ * PostgreSQL directly. Run any number of them behind a load balancer.
  */
 async function main(): Promise<void> {
-  let config: GatewayConfig;
+  let config: GatewayStandaloneConfig;
   try {
-    config = loadGatewayConfig();
+    config = loadGatewayStandaloneConfig();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -25,24 +39,61 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.LOG_LEVEL, name: 'gateway' });
   const registry = createMetricsRegistry({ service: 'gateway' });
-  // Steps run in the order added: stop HTTP first so no request meets a closed pool.
+  const clock = systemClock;
+  // Steps run in the order added: stop HTTP first so no request meets a closed bus or pool.
   const lifecycle = new Lifecycle(logger, config.SHUTDOWN_TIMEOUT_MS);
   lifecycle.handleSignals();
 
   let gateway: RunningGateway | undefined;
+  let bonusExpiry: BonusExpiryJob | undefined;
+  let closeBus: (() => Promise<void>) | undefined;
+  let closeDatabase: (() => Promise<void>) | undefined;
   lifecycle.add('http', async () => gateway?.close());
+  lifecycle.add('bonus expiry', async () => bonusExpiry?.stop());
+  lifecycle.add('bus', async () => closeBus?.());
+  lifecycle.add('database', async () => closeDatabase?.());
   try {
     const database = await openDatabase(config, logger, 'updown-gateway');
-    lifecycle.add('database', () => database.shutdown());
+    closeDatabase = () => database.shutdown();
     const applied = await migrateToLatest(database.db);
     logger.info({ database: database.description, applied }, 'database ready');
     await ensureAdminFromEnv(database.db, config, logger);
+    const bus = await createBus(config, { logger, registry, clock });
+    closeBus = () => bus.close();
+    if (config.BUS === 'memory') {
+      logger.warn('in-memory bus: the market socket hears no ticks from price-ingest in another process');
+    }
+    const order = createHttpOrderPort({
+      url: config.ORDER_URL,
+      serviceToken: serviceToken(config),
+      timeoutMs: config.ORDER_TIMEOUT_MS,
+    });
+    bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
     gateway = await startGateway({
       config,
       logger,
       registry,
       db: database.db,
-      plugins: [createAuthPlugin({ db: database.db, config, logger })],
+      plugins: [
+        createAuthPlugin({ db: database.db, config, logger, clock }),
+        createMarketPlugin({
+          db: database.db,
+          bus,
+          logger,
+          registry,
+          clock,
+          options: marketPluginOptions(config),
+        }),
+        createTradesPlugin({
+          db: database.db,
+          order,
+          clock,
+          loadEvidence: (tradeId) => loadSettlementEvidence(database.db, tradeId),
+        }),
+        createWalletPlugin({ db: database.db, clock }),
+        createAdminPlugin({ db: database.db, clock }),
+        createLeaderboardPlugin({ db: database.db, clock }),
+      ],
     });
   } catch (error) {
     logger.fatal({ err: error }, 'gateway failed to start');

@@ -7,6 +7,21 @@ export {
   type PriceSource,
 } from './trades/place-trade.handler';
 export type { TradeRow } from './trades/trades.repository';
+export {
+  createHttpOrderPort,
+  ORDER_CALL_TIMEOUT_MS_DEFAULT,
+  OrderServiceUnavailable,
+  type HttpOrderPortOptions,
+} from './http/order-client';
+export { buildOrderApp, type OrderAppDeps } from './http/order-app';
+export {
+  DEV_SERVICE_TOKEN,
+  loadOrderConfig,
+  serviceToken,
+  serviceTokenProblems,
+  serviceTokenSpec,
+  type OrderConfig,
+} from './config';
 
 import type { PlaceTradeRequest, PlaceTradeResult } from './trades/place-trade.handler';
 

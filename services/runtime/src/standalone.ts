@@ -35,8 +35,11 @@ export interface StandaloneService<C> {
   /** The service's name in logs, metrics and the database's application_name. */
   readonly name: string;
   loadConfig(): C;
-  /** Where the operations endpoints listen. */
-  opsAddress(config: C): { host: string; port: number };
+  /**
+   * Where the operations endpoints listen; null for a service that serves `/healthz`, `/readyz`
+   * and `/metrics` on its own HTTP port (the order service).
+   */
+  opsAddress(config: C): { host: string; port: number } | null;
   /** What the service cannot do on the in-memory bus, logged as a warning when `BUS=memory`. */
   readonly memoryBusWarning: string;
   readonly outboxRelay?: boolean;
@@ -99,8 +102,10 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
     await starting;
     if (stopping) return;
     const address = service.opsAddress(config);
-    ops = await startOpsServer({ ...address, registry, db: database.db });
-    logger.info({ address: `http://${address.host}:${ops.port}` }, 'operations endpoints listening');
+    if (address) {
+      ops = await startOpsServer({ ...address, registry, db: database.db });
+      logger.info({ address: `http://${address.host}:${ops.port}` }, 'operations endpoints listening');
+    }
   } catch (error) {
     if (stopping) return;
     logger.fatal({ err: error }, `${service.name} failed to start`);

@@ -40,6 +40,15 @@ describe('toErrorAnswer', () => {
     });
   });
 
+  it('explains a 503 from a service behind the gateway, so the trader knows to retry', () => {
+    expect(toErrorAnswer(new DomainError('ORDER_UNAVAILABLE', 'Trading is temporarily unavailable'))).toEqual(
+      {
+        status: 503,
+        body: { detail: 'Trading is temporarily unavailable', code: 'ORDER_UNAVAILABLE' },
+      },
+    );
+  });
+
   it('keeps the status of framework errors and gives them a generic code', () => {
     const tooLarge = Object.assign(new Error('Request body is too large'), {
       statusCode: 413,

@@ -13,22 +13,25 @@ interface Answer {
 const INTERNAL: ErrorResponse = { detail: 'Internal Server Error', code: 'INTERNAL' };
 
 /**
- * 501 is the one 5xx a domain error may explain: it says a feature is switched off in this
- * deployment ("Google sign-in is not configured"), a deliberate answer rather than a failure.
+ * The 5xx a domain error may explain, because the text is a deliberate answer that leaks nothing:
+ * 501 says a feature is switched off in this deployment ("Google sign-in is not configured"), 503
+ * that a service behind the gateway is unreachable and the request may be retried.
  */
 const NOT_IMPLEMENTED = 501;
+const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, 503]);
 
 /**
  * Turns anything thrown in a handler, hook or plugin into `{detail, code}`:
  * - a schema validation failure → 400 `VALIDATION`, naming the field;
- * - a `DomainError` → the status of its code in `ERROR_STATUS` (or its own `status`);
+ * - a `DomainError` → the status of its code in `ERROR_STATUS` (or its own `status`); its text is
+ *   hidden behind `INTERNAL` when that status is a 5xx other than 501 and 503;
  * - a Fastify or plugin error carrying a 4xx `statusCode` → that status with its message;
  * - anything else, and any 5xx → 500 `INTERNAL`, with the real error only in the log.
  */
 export function toErrorAnswer(error: unknown): Answer {
   if (error instanceof DomainError) {
     const status = error.status ?? statusForCode(error.code);
-    return status >= 500 && status !== NOT_IMPLEMENTED
+    return status >= 500 && !EXPLAINED_5XX.has(status)
       ? { status, body: INTERNAL }
       : { status, body: { detail: error.message, code: error.code } };
   }

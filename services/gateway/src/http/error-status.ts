@@ -50,6 +50,7 @@ export const ERROR_STATUS = {
   NOT_IMPLEMENTED: 501,
   GOOGLE_NOT_CONFIGURED: 501,
   NOT_READY: 503,
+  ORDER_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type KnownErrorCode = keyof typeof ERROR_STATUS;

@@ -65,7 +65,7 @@ export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTy
           security: [{ bearerAuth: [] }],
           headers: IdempotencyHeaders,
           body: PlaceTradeBody,
-          response: { 200: Trade, 201: Trade, ...errorResponses(400, 401, 409, 429) },
+          response: { 200: Trade, 201: Trade, ...errorResponses(400, 401, 409, 429, 503) },
         },
       },
       async (request, reply) => {

@@ -1,0 +1,104 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyError } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { sql, type Kysely } from 'kysely';
+import { DomainError, type Database, type Logger, type Registry } from '@updown/runtime';
+import type { PlaceTradeRequest, PlaceTradeResult } from '../trades/place-trade.handler';
+import {
+  DOMAIN_REFUSAL_STATUS,
+  PLACE_TRADE_PATH,
+  PlaceTradeCommand,
+  type PlaceTradeReply,
+} from './place-trade.wire';
+
+export interface OrderAppDeps {
+  readonly placeTrade: (request: PlaceTradeRequest) => Promise<PlaceTradeResult>;
+  readonly db: Kysely<Database>;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  /** The shared secret the gateway must present. */
+  readonly serviceToken: string;
+}
+
+/** Internal bodies are small and fixed-shape: anything bigger is not from the gateway. */
+const BODY_LIMIT_BYTES = 16 * 1024;
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/**
+ * The order service's own HTTP face when it runs alone: the internal placement call (service
+ * token required), plus `/healthz`, `/readyz` and `/metrics` on the same port. Never exposed to
+ * browsers; the gateway is its only client.
+ */
+export function buildOrderApp(deps: OrderAppDeps) {
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    disableRequestLogging: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  // Both sides hashed to equal length first, so the comparison time says nothing about the token.
+  const expected = digest(deps.serviceToken);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.code(DOMAIN_REFUSAL_STATUS).send({ detail: error.message, code: error.code });
+    }
+    if (error.validation) return reply.code(400).send({ detail: error.message, code: 'VALIDATION' });
+    const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error({ err: error }, 'placement failed');
+    return reply
+      .code(status)
+      .send(
+        status === 500
+          ? { detail: 'Internal Server Error', code: 'INTERNAL' }
+          : { detail: error.message, code: 'BAD_REQUEST' },
+      );
+  });
+
+  app.post(
+    PLACE_TRADE_PATH,
+    {
+      schema: { body: PlaceTradeCommand },
+      onRequest: async (request, reply) => {
+        const header = request.headers.authorization ?? '';
+        const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
+        if (!timingSafeEqual(digest(presented), expected)) {
+          return reply.code(401).send({ detail: 'A valid service token is required', code: 'UNAUTHORIZED' });
+        }
+      },
+    },
+    async (request): Promise<PlaceTradeReply> => {
+      const body = request.body;
+      const result = await deps.placeTrade({
+        userId: body.user_id,
+        pair: body.pair,
+        direction: body.direction,
+        amountCents: body.amount_cents,
+        durationSec: body.duration_sec,
+        accountType: body.account_type,
+        ...(body.idempotency_key === undefined ? {} : { idempotencyKey: body.idempotency_key }),
+      });
+      return {
+        trade: { ...result.trade, created_at: result.trade.created_at.toISOString() },
+        replayed: result.replayed,
+      };
+    },
+  );
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(deps.db);
+      return { status: 'ok' };
+    } catch {
+      return reply.code(503).send({ detail: 'Not ready: database', code: 'NOT_READY' });
+    }
+  });
+  app.get('/metrics', async (_request, reply) =>
+    reply.type(deps.registry.contentType).send(await deps.registry.metrics()),
+  );
+  return app;
+}
