@@ -9,8 +9,14 @@ export type Outcome = 'won' | 'lost' | 'draw' | 'void';
 
 /** A trade with no tick within this window before its expiry is void: there is no honest exit price. */
 export const EXIT_TICK_AGE_MS_MAX = 10_000;
-/** A trade settles on the first tick after expiry, or this long after expiry if the feed is quiet. */
-export const QUIET_FEED_SETTLE_DELAY_MS = 2_000;
+/**
+ * A trade settles on the first stored tick after its expiry, or this long after expiry if no such
+ * tick is stored. Only that stored tick proves every earlier tick of the pair is stored too (one
+ * writer stores a pair's ticks in order); settling on the clock instead is a fallback for a dead
+ * feed, so the delay is several times the normal write lag: settling early on a slow writer could
+ * pick an earlier exit tick than the one that was in force, or void a trade that had a price.
+ */
+export const QUIET_FEED_SETTLE_DELAY_MS = 10_000;
 /** Trades shorter than this do not count toward bonus turnover (spec §9). */
 export const TURNOVER_DURATION_SEC_MIN = 30;
 
