@@ -1,3 +1,5 @@
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { metricValue } from './metric-value';
 export { waitFor } from '../bus/testing/wait-for';
+export { startMokapi, mokapiIsolation, type MokapiBroker } from '../bus/testing/mokapi';
+export { dockerEngineAnswers } from '../bus/testing/docker';

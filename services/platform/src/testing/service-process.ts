@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
+
+/** Output kept per process for diagnosing a failure; older lines are dropped. */
+const OUTPUT_CHARS_MAX = 200_000;
+
+export interface ServiceProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** The URL the service logged once it listened. */
+  readonly address: Promise<string>;
+  readonly exited: Promise<number | null>;
+  output(): string;
+  /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+  kill(): Promise<void>;
+}
+
+/**
+ * Runs one service's entry point as its own Node process, the way `npm run start:<service>` does,
+ * and resolves `address` from the JSON log line whose message is `readyMessage`.
+ */
+export function startServiceProcess(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  readyMessage: string,
+): ServiceProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const pattern = new RegExp(`"address":"(https?://[^"]+)"[^\\n]*"msg":"${readyMessage}"`);
+  const address = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-OUTPUT_CHARS_MAX);
+      const match = pattern.exec(output);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    void exited.then((code) =>
+      reject(new Error(`${name} exited with ${code} before it listened:\n${output}`)),
+    );
+  });
+  address.catch(() => undefined);
+  const stop = async (graceMs = 10_000) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGKILL');
+    await exited;
+  };
+  return { name, child, address, exited, output: () => output, stop, kill };
+}
