@@ -27,9 +27,15 @@ export function loadGatewayStandaloneConfig(
     if (!(error instanceof ConfigError)) throw error;
     problems.push(...error.problems);
   }
+  // Checked from the raw values so a token problem is reported even when other variables are bad.
+  problems.push(
+    ...serviceTokenProblems({
+      UPDOWN_ENV: source.UPDOWN_ENV?.trim() ?? '',
+      SERVICE_TOKEN: source.SERVICE_TOKEN,
+    }),
+  );
   try {
     const config = readEnv(gatewayStandaloneConfigSpec, source);
-    for (const problem of serviceTokenProblems(config)) problems.push(problem);
     if (problems.length === 0) return { ...config, ORDER_URL: config.ORDER_URL ?? 'http://127.0.0.1:8083' };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

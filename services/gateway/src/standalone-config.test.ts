@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '@updown/runtime';
+import { loadGatewayStandaloneConfig } from './standalone-config';
+
+const PRODUCTION = {
+  UPDOWN_ENV: 'production',
+  JWT_SECRET: 'q7Hc2Lw9XbT4mVz1Rk8Np3Ys6Fd0Ga5Je2Uo9Ci4Bx7Wl1M',
+  SERVICE_TOKEN: 'Zr4Kp8Qw1Ev6Tn3Ym9Lb2Hs7Dx5Cj0Fu4Ga8Ni1Oz6Wq3P',
+};
+
+describe('the gateway running alone', () => {
+  it('finds the order service on loopback :8083 by default', () => {
+    const config = loadGatewayStandaloneConfig({});
+    expect(config.ORDER_URL).toBe('http://127.0.0.1:8083');
+    expect(config.ORDER_TIMEOUT_MS).toBe(5_000);
+  });
+
+  it('names every bad variable at once, its own and the service token', () => {
+    const load = () =>
+      loadGatewayStandaloneConfig({
+        ...PRODUCTION,
+        ORDER_URL: 'ftp://order',
+        SERVICE_TOKEN: undefined,
+        PORT: 'x',
+      });
+    expect(load).toThrow(ConfigError);
+    try {
+      load();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toContain('ORDER_URL must use http or https');
+      expect(problems).toContain('SERVICE_TOKEN is required when UPDOWN_ENV=production');
+      expect(problems).toContain('PORT must be');
+    }
+  });
+
+  it('accepts a complete production configuration', () => {
+    expect(loadGatewayStandaloneConfig({ ...PRODUCTION, ORDER_URL: 'http://order:8083' }).ORDER_URL).toBe(
+      'http://order:8083',
+    );
+  });
+});
