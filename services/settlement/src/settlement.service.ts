@@ -9,6 +9,7 @@ import {
   type Subscription,
 } from '@updown/runtime';
 import type { EventOf } from '@updown/schemas';
+import { startBusinessMetrics } from './business-metrics';
 import { ExpirySchedule } from './expiry-schedule';
 import { settleBatch, SETTLEMENT_BATCH_MAX, type SettleBatchResult } from './settle-batch';
 import { dueBefore, QUIET_FEED_SETTLE_DELAY_MS } from './settlement.domain';
@@ -97,10 +98,13 @@ export async function startSettlement(deps: SettlementDeps): Promise<RunningSett
     throw error;
   }
   settler.start();
+  // Exposure, house P/L, ledger checks: started here so `npm start` and the standalone service both have them.
+  const business = startBusinessMetrics({ db: deps.db, registry: deps.registry, logger: deps.logger });
   return {
     async stop() {
       await Promise.allSettled(subscriptions.map((s) => s.close()));
       await settler.stop();
+      await business.stop();
     },
     settleDue: () => settler.settleDue(),
     scheduled: () => settler.scheduled(),
