@@ -6,7 +6,8 @@ import { PolicyPage } from '../features/policies/components/policy-page';
 import { POLICY_SLUGS } from '../features/policies/components/policy-texts';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { DashboardPage } from './pages/dashboard-page';
-import { AdminPage, LeaderboardPage } from './pages/placeholder-pages';
+import { AdminPage } from './pages/admin-page';
+import { LeaderboardPage } from '../features/leaderboard/components/leaderboard-page';
 import { TradePage } from './pages/trade-page';
 import { WalletPage } from './pages/wallet-page';
 

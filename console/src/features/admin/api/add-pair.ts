@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AddPairBody, MarketPair } from '@updown/schemas/api';
+import { api } from '../../../lib/api-client';
+import { adminPairsQueryOptions } from './get-admin-pairs';
+
+/** Pairs an admin adds are priced by the built-in feed unless told otherwise (spec §9). */
+export const DEFAULT_PAIR_PROVIDER = 'OTC';
+
+export function addPair(body: AddPairBody): Promise<MarketPair> {
+  return api.post<MarketPair>('/api/admin/pairs', { provider: DEFAULT_PAIR_PROVIDER, ...body });
+}
+
+export function useAddPair() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: addPair,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminPairsQueryOptions().queryKey }),
+  });
+}

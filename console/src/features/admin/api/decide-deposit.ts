@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PaymentRequest } from '@updown/schemas/api';
+import { api } from '../../../lib/api-client';
+import { depositsQueryOptions } from './get-deposits';
+import { usersQueryOptions } from './get-users';
+
+export type RequestAction = 'approve' | 'reject';
+
+export interface DecideRequestInput {
+  id: string;
+  action: RequestAction;
+}
+
+export function decideDeposit({ id, action }: DecideRequestInput): Promise<PaymentRequest> {
+  return api.post<PaymentRequest>(`/api/admin/deposits/${encodeURIComponent(id)}`, { action });
+}
+
+/**
+ * Resolves only after the list has reloaded, so the row's buttons stay disabled until the row
+ * shows its new status and a second click cannot decide it again. An approval moves money, so the
+ * users' balances reload too.
+ */
+export function useDecideDeposit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: decideDeposit,
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: depositsQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
+      ]),
+  });
+}

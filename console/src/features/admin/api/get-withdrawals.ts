@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PaymentRequest } from '@updown/schemas/api';
+import { api } from '../../../lib/api-client';
+
+/** Newest first, every status: the table shows decided rows too, with buttons only on pending ones. */
+export function getWithdrawals(): Promise<PaymentRequest[]> {
+  return api.get<PaymentRequest[]>('/api/admin/withdrawals');
+}
+
+export function withdrawalsQueryOptions() {
+  return queryOptions({ queryKey: ['admin', 'withdrawals'], queryFn: getWithdrawals });
+}
+
+export function useWithdrawals() {
+  return useQuery(withdrawalsQueryOptions());
+}
