@@ -19,7 +19,9 @@ function json(body: unknown, status = 200): Response {
 }
 
 function mockApi(answers: Record<string, Response>) {
-  const fetchMock = vi.fn(async (url: string) => answers[url]?.clone() ?? json({ detail: 'Not found' }, 404));
+  const fetchMock = vi.fn(
+    async (url: string, _init?: RequestInit) => answers[url]?.clone() ?? json({ detail: 'Not found' }, 404),
+  );
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }

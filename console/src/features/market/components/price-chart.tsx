@@ -57,6 +57,8 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, c
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
   const [chart, setChart] = useState<IChartApi | null>(null);
+  /** The live series, cleared the moment its chart is removed (state only changes on the next render). */
+  const seriesRef = useRef<ISeriesApi<SeriesType> | null>(null);
   const barsRef = useRef<Bar[]>([]);
   const barsChangedRef = useRef(false);
   const [shownBars, setShownBars] = useState<readonly Bar[]>([]);
@@ -93,9 +95,11 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, c
             wickDownColor: COLORS.down,
           });
     chartRef.current = chart;
+    seriesRef.current = created;
     setChart(chart);
     setSeries(created);
     return () => {
+      seriesRef.current = null;
       setSeries(null);
       setChart(null);
       chartRef.current = null;
@@ -142,7 +146,8 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, c
     (message: LivePriceMessage) => {
       latestPriceRef.current = message.price;
       const next = applyTick(lastBarRef.current, message.price, message.ts, TIMEFRAMES[timeframe]);
-      if (!next || !series) return;
+      // A tick can arrive between a chart's removal and the re-render that drops its series.
+      if (!next || !series || seriesRef.current !== series) return;
       const bars = barsRef.current;
       if (bars.length > 0 && bars[bars.length - 1]!.time === next.time) bars[bars.length - 1] = next;
       else bars.push(next);

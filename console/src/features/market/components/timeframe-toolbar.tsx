@@ -7,9 +7,11 @@ interface Props {
   onTimeframe(timeframe: Timeframe): void;
   chartType: ChartType;
   onChartType(chartType: ChartType): void;
+  /** Opens the indicator settings panel. */
+  onIndicators(): void;
 }
 
-export function TimeframeToolbar({ timeframe, onTimeframe, chartType, onChartType }: Props) {
+export function TimeframeToolbar({ timeframe, onTimeframe, chartType, onChartType, onIndicators }: Props) {
   return (
     <div className="toolbar">
       <div className="tabs" role="tablist" aria-label="Timeframe">
@@ -43,6 +45,9 @@ export function TimeframeToolbar({ timeframe, onTimeframe, chartType, onChartTyp
             {label}
           </button>
         ))}
+        <button type="button" className="tab" aria-haspopup="dialog" onClick={onIndicators}>
+          Indicators
+        </button>
       </div>
     </div>
   );
