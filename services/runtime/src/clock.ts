@@ -58,3 +58,74 @@ export class ManualClock implements Clock {
     this.advance(epochMs - this.current);
   }
 }
+
+/** Node clamps longer timer delays to 1 ms, so a far-off timer is armed in steps of at most this. */
+const REAL_DELAY_MS_MAX = 2 ** 31 - 1;
+
+interface OffsetTimer extends PendingTimer {
+  handle: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * Real time plus an offset: everything runs at the normal pace (a browser test needs a live price
+ * feed and real network waits), but `advance` jumps ahead, so a 60 s trade expires without a 60 s
+ * wait. Timers are kept in this clock's time; a jump fires the ones that fell due, in due order,
+ * and re-arms the rest for their shorter remaining wait.
+ */
+export class OffsetClock implements Clock {
+  private readonly timers = new Set<OffsetTimer>();
+  private offsetMs = 0;
+  private seq = 0;
+
+  constructor(private readonly realNow: () => number = () => Date.now()) {}
+
+  now(): number {
+    return this.realNow() + this.offsetMs;
+  }
+
+  /** How far this clock runs ahead of real time. */
+  offset(): number {
+    return this.offsetMs;
+  }
+
+  setTimeout(fn: () => void, ms: number): () => void {
+    const timer: OffsetTimer = { at: this.now() + Math.max(0, ms), seq: this.seq++, fn, handle: undefined };
+    this.timers.add(timer);
+    this.arm(timer);
+    return () => {
+      clearTimeout(timer.handle);
+      this.timers.delete(timer);
+    };
+  }
+
+  /** Moves time forward by `ms`, firing every timer that falls due, in order of due time. */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`OffsetClock advances by ms >= 0, got ${ms}`);
+    this.offsetMs += ms;
+    const now = this.now();
+    const pending = [...this.timers].sort((a, b) => a.at - b.at || a.seq - b.seq);
+    for (const timer of pending) clearTimeout(timer.handle);
+    for (const timer of pending) if (timer.at > now) this.arm(timer);
+    // Only timers that existed before the jump fire here: one a callback sets with no delay goes
+    // through the real timer queue, so a timer that keeps re-arming itself cannot spin forever.
+    for (const timer of pending) {
+      if (timer.at > now) break;
+      // An earlier callback may have cancelled this one.
+      if (this.timers.delete(timer)) timer.fn();
+    }
+  }
+
+  private arm(timer: OffsetTimer): void {
+    const waitMs = Math.min(Math.max(0, timer.at - this.now()), REAL_DELAY_MS_MAX);
+    timer.handle = setTimeout(() => {
+      if (!this.timers.has(timer)) return;
+      // Real timers may fire a millisecond early, and long waits are armed in steps.
+      if (timer.at > this.now()) {
+        this.arm(timer);
+        return;
+      }
+      this.timers.delete(timer);
+      timer.fn();
+    }, waitMs);
+  }
+}

@@ -6,7 +6,7 @@ export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './me
 export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
-export { ManualClock, systemClock, type Clock } from './clock';
+export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { createDb, type DbHandle } from './db/pool';
 export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
