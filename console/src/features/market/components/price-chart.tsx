@@ -103,7 +103,11 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, c
       setSeries(null);
       setChart(null);
       chartRef.current = null;
-      chart.remove();
+      // React cleans up a parent's effects before its children's, so the layers drawn into this
+      // chart would detach their series and primitives from a chart already removed, and the chart
+      // would then throw "Object is disposed" in its next animation frame. Removing it after the
+      // commit lets every layer clean up on a live chart first.
+      queueMicrotask(() => chart.remove());
     };
   }, [chartType]);
 
