@@ -69,7 +69,7 @@ describe('a new trader', () => {
       const activeBar = page.getByRole('region', { name: 'Active trades', exact: true });
       await activeBar.getByText('BTCUSDT').waitFor();
       await activeBar.getByText('$10.00').waitFor();
-      await expect.poll(() => activeBar.textContent()).toMatch(/00h 00m [0-5]\ds/);
+      await expect.poll(() => activeBar.textContent(), { timeout: 10_000 }).toMatch(/00h 00m [0-5]\ds/);
       await journey.screenshot('trade');
 
       const token = (await page.evaluate<string | null>("localStorage.getItem('access_token')"))!;
@@ -99,7 +99,7 @@ describe('a new trader', () => {
 
       await page.getByRole('link', { name: 'Dashboard' }).first().click();
       await page.getByRole('heading', { name: `Welcome back, ${user.name}!` }).waitFor();
-      await expect.poll(() => page.getByTestId('total-trades').textContent()).toBe('1');
+      await expect.poll(() => page.getByTestId('total-trades').textContent(), { timeout: 10_000 }).toBe('1');
       const wallet = await api.wallet(token);
       await expect
         .poll(() => page.getByTestId('demo-balance').textContent())

@@ -19,7 +19,9 @@ describe('money in and out', () => {
       await page.getByRole('link', { name: 'Wallet' }).first().click();
       await onPath(page, '/wallet');
       await page.getByText('Welcome Bonus Available!').waitFor();
-      await expect.poll(() => page.getByTestId('real-balance').textContent()).toBe('$0.00');
+      await expect
+        .poll(() => page.getByTestId('real-balance').textContent(), { timeout: 10_000 })
+        .toBe('$0.00');
 
       const deposit = page.getByRole('region', { name: 'Deposit' });
       expect(await deposit.getByRole('button', { name: 'Real' }).getAttribute('aria-pressed')).toBe('true');
@@ -27,7 +29,9 @@ describe('money in and out', () => {
       await deposit.getByRole('button', { name: 'Deposit (Mock)' }).click();
       await toastShown(page, 'Deposit successful!');
 
-      await expect.poll(() => page.getByTestId('real-balance').textContent()).toBe('$100.00');
+      await expect
+        .poll(() => page.getByTestId('real-balance').textContent(), { timeout: 10_000 })
+        .toBe('$100.00');
       const bonus = page.getByRole('region', { name: 'Active bonus' });
       await bonus.getByText('50% First Deposit').waitFor();
       await bonus.getByText('$50.00', { exact: true }).waitFor();
