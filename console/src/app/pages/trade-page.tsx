@@ -6,7 +6,19 @@ import { usePairs } from '../../features/market/api/get-pairs';
 import { ChartErrorBoundary } from '../../features/market/components/chart-error-boundary';
 import { PriceChart } from '../../features/market/components/price-chart';
 import { TimeframeToolbar, type ChartType } from '../../features/market/components/timeframe-toolbar';
+import { IndicatorLayer } from '../../features/indicators/components/indicator-layer';
+import {
+  IndicatorPanel,
+  type IndicatorChangeHandler,
+} from '../../features/indicators/components/indicator-panel';
+import {
+  DEFAULT_INDICATOR_SETTINGS,
+  simpleIndicatorFlags,
+  type IndicatorSettings,
+} from '../../features/indicators/lib/indicator-settings';
+import { loadIndicatorPreset } from '../../features/indicators/lib/preset-storage';
 import { ActiveTradesBar } from '../../features/trades/components/active-trades-bar';
+import { ChartTradesLayer } from '../../features/trades/components/chart-trades-layer';
 import { TradePanel } from '../../features/trades/components/trade-panel';
 
 const DEFAULT_PAIR = 'BTCUSDT';
@@ -19,6 +31,17 @@ export function TradePage() {
   const [timeframe, setTimeframe] = useState<Timeframe>('1m');
   const [chartType, setChartType] = useState<ChartType>('candlestick');
   const [price, setPrice] = useState<{ pair: string; value: number } | null>(null);
+  // A saved preset comes back on reload; without one every indicator starts off.
+  const [indicators, setIndicators] = useState<IndicatorSettings>(
+    () => loadIndicatorPreset() ?? DEFAULT_INDICATOR_SETTINGS,
+  );
+  const [indicatorsOpen, setIndicatorsOpen] = useState(false);
+  const onIndicatorChange = useCallback<IndicatorChangeHandler>(
+    (id, config) => setIndicators((current) => ({ ...current, [id]: config })),
+    [],
+  );
+  // The spec's five simple on/off flags, derived so they can never disagree with what is drawn.
+  const flags = simpleIndicatorFlags(indicators);
 
   const activePairs = useMemo(() => (pairs.data ?? []).filter((pair) => pair.active), [pairs.data]);
   const pair = activePairs.find((candidate) => candidate.symbol === selected);
@@ -42,12 +65,19 @@ export function TradePage() {
         ))}
       </div>
       <div className="trade-layout">
-        <section className="trade-layout__chart">
+        <section
+          className="trade-layout__chart"
+          data-indicators={Object.entries(flags)
+            .filter(([, on]) => on)
+            .map(([name]) => name)
+            .join(' ')}
+        >
           <TimeframeToolbar
             timeframe={timeframe}
             onTimeframe={setTimeframe}
             chartType={chartType}
             onChartType={setChartType}
+            onIndicators={() => setIndicatorsOpen(true)}
           />
           <ChartErrorBoundary>
             <PriceChart
@@ -56,7 +86,22 @@ export function TradePage() {
               timeframe={timeframe}
               chartType={chartType}
               onPrice={onPrice}
-            />
+            >
+              {(view) => (
+                <>
+                  {/* Chart layers, each drawn from the same view. */}
+                  <ChartTradesLayer view={view} enabled={user !== null} />
+                  {view.pair === selected && null}
+                  <IndicatorLayer
+                    chart={view.chart}
+                    series={view.series}
+                    pair={view.pair}
+                    bars={view.bars}
+                    settings={indicators}
+                  />
+                </>
+              )}
+            </PriceChart>
           </ChartErrorBoundary>
         </section>
         <TradePanel
@@ -66,6 +111,13 @@ export function TradePage() {
         />
       </div>
       <ActiveTradesBar enabled={user !== null} />
+      {indicatorsOpen && (
+        <IndicatorPanel
+          initialSettings={indicators}
+          onIndicatorChange={onIndicatorChange}
+          onClose={() => setIndicatorsOpen(false)}
+        />
+      )}
     </div>
   );
 }
