@@ -14,6 +14,7 @@ export default defineConfig({
       'load-tests/**/*.test.ts',
       'infra/**/*.test.ts',
       'e2e/**/*.e2e.test.ts',
+      'bench/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['services/runtime/src/testing/global-setup.ts'],

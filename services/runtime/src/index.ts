@@ -7,7 +7,7 @@ export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
 export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
-export { createDb, type DbHandle } from './db/pool';
+export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
