@@ -8,6 +8,7 @@ export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
 export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { createDb, withDefaultUser, type DbHandle } from './db/pool';
+export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
 export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';

@@ -5,11 +5,9 @@ import { Counter, enqueueEvent, type Clock, type Database, type Registry } from 
 import { transfer, type Posting } from '@updown/wallet';
 import { decidePlacement, type AccountType, type Direction } from './place-trade.domain';
 import {
-  activeBonusAmount,
-  findPair,
   findTradeByIdempotencyKey,
   insertTrade,
-  loadSettings,
+  loadPlacementContext,
   lockStakeBalances,
   type TradeRow,
 } from './trades.repository';
@@ -73,20 +71,20 @@ export function createPlaceTrade(
           const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
           if (existing) return { trade: existing, replayed: true };
         }
-        const [pair, settings, bonus] = await Promise.all([
-          findPair(trx, request.pair),
-          loadSettings(trx),
-          activeBonusAmount(trx, request.userId),
-        ]);
+        const { pair, maxStakeCents, activeBonusCents } = await loadPlacementContext(
+          trx,
+          request.pair,
+          request.userId,
+        );
         const tick = deps.prices.get(request.pair);
         const now = deps.clock.now();
         const accepted = decidePlacement(
           {
             pair: pair && { symbol: pair.symbol, active: pair.active, payoutPct: pair.payout_pct },
             latestTick: tick && { price: tick.price, ts: tick.ts, tickId: null },
-            maxStakeCents: settings.max_stake_cents,
+            maxStakeCents,
             balances,
-            activeBonusCents: bonus,
+            activeBonusCents,
           },
           { ...request, now },
         );

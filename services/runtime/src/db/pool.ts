@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { preparedName } from './prepared';
 import type { Database } from './schema';
 
 const INT8_OID = 20;
@@ -37,6 +38,19 @@ export function withDefaultUser(url: string): string {
   return parsed.toString();
 }
 
+/**
+ * A client that sends the texts opted in through `executePrepared` as named statements (parsed and
+ * planned once per connection) and everything else exactly as `pg.Client` does.
+ */
+class PreparingClient extends pg.Client {}
+const plainQuery = pg.Client.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+PreparingClient.prototype.query = function query(this: pg.Client, ...args: unknown[]) {
+  const [text, values] = args;
+  const name = args.length <= 2 && typeof text === 'string' ? preparedName(text) : undefined;
+  if (name === undefined) return plainQuery.apply(this, args);
+  return plainQuery.call(this, { name, text: text as string, values: values as unknown[] | undefined });
+} as typeof pg.Client.prototype.query;
+
 export interface DbHandle {
   readonly pool: pg.Pool;
   readonly db: Kysely<Database>;
@@ -51,6 +65,7 @@ export function createDb(url: string, options: { max?: number; applicationName?:
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     types,
+    Client: PreparingClient,
   });
   // An idle client that loses its server (PostgreSQL restarted) emits 'error' on the pool; without a
   // listener that would crash the process. The next checkout simply opens a new connection.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { executePrepared, type Database } from '@updown/runtime';
 import {
   canonicalTransfer,
   resolveTransfer,
@@ -43,24 +43,30 @@ export async function transfer(
     .update(canonicalTransfer(command.kind, resolved.postings))
     .digest('hex');
 
-  const inserted = await trx
-    .insertInto('ledger_entries')
-    .values({
-      kind: command.kind,
-      idempotency_key: command.idempotencyKey,
-      request_hash: requestHash,
-      ref: command.ref === undefined ? null : JSON.stringify(command.ref),
-      ...(command.occurredAt ? { created_at: command.occurredAt } : {}),
-    })
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('id')
-    .executeTakeFirst();
+  // Both statements are prepared (parsed and planned once per connection): a transfer is on the
+  // path of every placement, and planning the posting statement cost more than running it.
+  const {
+    rows: [inserted],
+  } = await executePrepared(
+    trx,
+    trx
+      .insertInto('ledger_entries')
+      .values({
+        kind: command.kind,
+        idempotency_key: command.idempotencyKey,
+        request_hash: requestHash,
+        ref: command.ref === undefined ? null : JSON.stringify(command.ref),
+        ...(command.occurredAt ? { created_at: command.occurredAt } : {}),
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('id'),
+  );
   if (!inserted) return replay(trx, command.idempotencyKey, requestHash);
 
   const codes = resolved.postings.map((p) => p.code);
   const amounts = resolved.postings.map((p) => p.amount);
   try {
-    const { rows } = await sql<{ code: string; amount: number; balance_after: number }>`
+    const posting = sql<{ code: string; amount: number; balance_after: number }>`
       with input (code, amount) as (
         select * from unnest(${codes}::text[], ${amounts}::bigint[])
       ),
@@ -81,7 +87,8 @@ export async function transfer(
       )
       select u.code, u.amount, p.balance_after
       from posted p join updated u on u.id = p.account_id
-      order by u.code`.execute(trx);
+      order by u.code`;
+    const { rows } = await executePrepared(trx, posting.compile(trx));
     return {
       entryId: inserted.id,
       replayed: false,

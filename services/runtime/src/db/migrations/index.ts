@@ -10,6 +10,7 @@ import * as trades from './0030_trades';
 import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 import * as wallet from './0040_wallet';
 import * as paymentIdempotency from './0041_payment_idempotency';
+import * as ledgerAccountsFillfactor from './0042_ledger_accounts_fillfactor';
 
 /**
  * Every migration, by name. Names sort in the order they apply; numbers are reserved by area:
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0031_trades_hedge_lookup': tradesHedgeLookup,
   '0040_wallet': wallet,
   '0041_payment_idempotency': paymentIdempotency,
+  '0042_ledger_accounts_fillfactor': ledgerAccountsFillfactor,
 };
