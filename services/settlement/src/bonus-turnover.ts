@@ -60,6 +60,23 @@ export async function applyBonusTurnover(
   return { turnoverByTrade, completed };
 }
 
+/**
+ * Locks the active bonus rows of these users, in id order. Settlement calls it before it moves any
+ * money: the wallet's bonus commands (cancel, a withdrawal's forfeit, expiry) take a user's bonus
+ * row and then their ledger accounts, so settlement must take them in that order too. Taking the
+ * accounts first (the payouts) and the bonus row last (turnover) deadlocked with a bonus cancel of
+ * the same user, and PostgreSQL aborted one of them.
+ */
+export async function lockActiveBonuses(
+  trx: Transaction<Database>,
+  userIds: readonly string[],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  await sql`
+    select id from bonuses where user_id = any(${[...new Set(userIds)]}::uuid[]) and status = 'active'
+    order by id for no key update`.execute(trx);
+}
+
 /** Hedge-aware turnover per trade: reads the owners' real trades sharing each pair and expiry, settled or not. */
 async function turnoverOf(
   trx: Transaction<Database>,

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { createEvent } from '@updown/schemas';
 import { enqueueEvents, type Database, type OutboxEvent } from '@updown/runtime';
 import { transferBatch } from '@updown/wallet';
-import { applyBonusTurnover, type CompletedBonus } from './bonus-turnover';
+import { applyBonusTurnover, lockActiveBonuses, type CompletedBonus } from './bonus-turnover';
 import {
   settle,
   settlementEntry,
@@ -78,6 +78,11 @@ export async function settleBatch(
     );
     const settled = decided.filter((d) => transitioned.has(d.row.id));
     const occurredAt = new Date(command.now);
+    // Bonus rows before ledger accounts, the order the wallet's bonus commands lock them in.
+    await lockActiveBonuses(
+      trx,
+      settled.filter(({ row }) => row.account_type === 'real').map(({ row }) => row.user_id),
+    );
     await transferBatch(
       trx,
       settled.map(({ trade, result }) => ({ ...settlementEntry(trade, result), occurredAt })),

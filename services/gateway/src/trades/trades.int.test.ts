@@ -196,6 +196,24 @@ describe('POST /api/trades/place', () => {
     expect((await getUserBalances(database.db, me.id)).demo_in_play).toBe(700);
   });
 
+  it('refuses an Idempotency-Key reused for another trade with 409, writing nothing', async () => {
+    const me = await trader();
+    const key = randomUUID();
+    const first = await place(me, { amount: 7 }, { 'idempotency-key': key });
+    expect(first.statusCode, first.body).toBe(201);
+    const before = await counts();
+    for (const other of [{ amount: 8 }, { direction: 'DOWN' }, { duration: 120 }, { pair: 'EURUSD' }]) {
+      const res = await place(me, { amount: 7, ...other }, { 'idempotency-key': key });
+      expect(res.statusCode, JSON.stringify(other)).toBe(409);
+      expect(res.json()).toEqual({
+        detail: 'This idempotency key was already used for a different request',
+        code: 'IDEMPOTENCY_CONFLICT',
+      });
+    }
+    expect(await counts()).toEqual(before);
+    expect((await place(me, { amount: 7 }, { 'idempotency-key': key })).json().id).toBe(first.json().id);
+  });
+
   it('lets exactly 10 of 100 parallel placements through when the balance affords 10', async () => {
     const me = await trader(100);
     const responses = await Promise.all(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
-import { accountCode, transfer, userAccountCode } from '@updown/wallet';
+import { accountCode, transfer, userAccountCode, type TransferCommand } from '@updown/wallet';
 import { firstDepositBonus } from './bonus.domain';
 import { closeActiveBonus, insertBonus, lockAccountBalances, latestBonus } from './wallet.repository';
 
@@ -11,18 +11,22 @@ import { closeActiveBonus, insertBonus, lockAccountBalances, latestBonus } from 
  * holds the user's row lock (`lockUser`).
  */
 
-/** Credits the first-deposit bonus for a real deposit that just moved money, if it qualifies. */
-export async function creditFirstDepositBonus(
+/**
+ * Records the first-deposit bonus a real deposit earns, if it qualifies, and returns the ledger
+ * transfer that credits it, for the caller to post together with the deposit (undefined when the
+ * deposit earns none).
+ */
+export async function grantFirstDepositBonus(
   trx: Transaction<Database>,
   input: { userId: string; depositCents: number; depositId: string; now: number },
-): Promise<number> {
+): Promise<(TransferCommand & { occurredAt: Date }) | undefined> {
   const previous = await latestBonus(trx, input.userId);
   const grant = firstDepositBonus(
     input.depositCents,
     { bonusUsed: previous !== undefined, hasActiveBonus: previous?.status === 'active' },
     input.now,
   );
-  if (!grant) return 0;
+  if (!grant) return undefined;
   const bonusId = randomUUID();
   await insertBonus(trx, {
     id: bonusId,
@@ -32,7 +36,7 @@ export async function creditFirstDepositBonus(
     creditedAt: new Date(input.now),
     expiresAt: new Date(grant.expiresAtMs),
   });
-  await transfer(trx, {
+  return {
     kind: 'bonus_credit',
     idempotencyKey: `bonus:${bonusId}:credit`,
     postings: [
@@ -41,8 +45,7 @@ export async function creditFirstDepositBonus(
     ],
     ref: { bonusId, depositId: input.depositId },
     occurredAt: new Date(input.now),
-  });
-  return grant.amountCents;
+  };
 }
 
 /**

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import { getUserBalances, IdempotencyConflict, transfer } from '@updown/wallet';
-import { creditFirstDepositBonus, endActiveBonus } from './bonus.handler';
+import { getUserBalances, IdempotencyConflict, transfer, transferBatch } from '@updown/wallet';
+import { endActiveBonus, grantFirstDepositBonus } from './bonus.handler';
 import type { PaymentProvider } from './payment-provider';
 import { DemoWithdrawal, NoActiveBonus, PaymentFailed } from './wallet.domain';
 import {
   findRequestByIdempotencyKey,
   insertPaymentRequest,
   latestBonus,
+  lockActiveBonus,
   lockUser,
   readSettings,
   type PaymentRequestRow,
@@ -133,27 +134,34 @@ export async function charge(
   return result.providerRef;
 }
 
-/** The money movement of a real deposit (at once, or on approval) and the first-deposit bonus it may earn. */
+/**
+ * The money movement of a real deposit (at once, or on approval) and the first-deposit bonus it may
+ * earn, posted by one `transferBatch`: it locks the user's accounts and the system accounts (the
+ * clearing account, a bonus-pool shard) together in id order, the order settlement locks them in.
+ * Posting the deposit and then the bonus as two transfers held the user's `real` account while
+ * waiting for a bonus-pool shard that a settlement batch could hold while waiting for that `real`.
+ */
 export async function creditRealDeposit(
   trx: Transaction<Database>,
   input: { userId: string; amountCents: number; depositId: string; now: number },
 ): Promise<void> {
-  await transfer(trx, {
-    kind: 'deposit',
-    idempotencyKey: `deposit:${input.depositId}`,
-    postings: [
-      { account: { system: 'payments_clearing' }, amount: -input.amountCents },
-      { account: { owner: input.userId, type: 'real' }, amount: input.amountCents },
-    ],
-    ref: { depositId: input.depositId },
-    occurredAt: new Date(input.now),
-  });
-  await creditFirstDepositBonus(trx, {
+  const bonus = await grantFirstDepositBonus(trx, {
     userId: input.userId,
     depositCents: input.amountCents,
     depositId: input.depositId,
     now: input.now,
   });
+  const deposit = {
+    kind: 'deposit',
+    idempotencyKey: `deposit:${input.depositId}`,
+    postings: [
+      { account: { system: 'payments_clearing' as const }, amount: -input.amountCents },
+      { account: { owner: input.userId, type: 'real' as const }, amount: input.amountCents },
+    ],
+    ref: { depositId: input.depositId },
+    occurredAt: new Date(input.now),
+  };
+  await transferBatch(trx, bonus ? [deposit, bonus] : [deposit]);
 }
 
 /**
@@ -171,6 +179,8 @@ export async function requestWithdrawal(
     await lockOrFail(trx, input.userId);
     const earlier = await replayed(trx, 'withdrawal_requests', input);
     if (earlier) return earlier;
+    // The bonus row before the cash accounts: a settlement paying this user takes them in that order.
+    await lockActiveBonus(trx, input.userId);
     const id = randomUUID();
     const request = await insertPaymentRequest(trx, 'withdrawal_requests', {
       id,

@@ -11,13 +11,19 @@ export type RequestTable = 'deposit_requests' | 'withdrawal_requests';
 /**
  * Serialises one user's wallet commands (deposit, withdrawal, bonus cancel, approvals): the bonus
  * rules read "has a bonus ever been credited" and must not see two deposits both answer no.
+ *
+ * `for no key update`, not `for update`: the commands only need to exclude each other. A full
+ * `for update` also blocks every foreign-key check on the user (`for key share`), such as the one
+ * a settlement batch or a placement makes when it writes a trade row of the same user while holding
+ * that user's ledger accounts; a wallet command holding this lock and waiting for those accounts
+ * then deadlocked with it, and PostgreSQL aborted one of the two (a 500 for the trader).
  */
 export async function lockUser(trx: Transaction<Database>, userId: string): Promise<boolean> {
   const row = await trx
     .selectFrom('users')
     .select('id')
     .where('id', '=', userId)
-    .forUpdate()
+    .forNoKeyUpdate()
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -55,6 +61,21 @@ export async function insertBonus(
       credited_at: row.creditedAt,
       expires_at: row.expiresAt,
     })
+    .execute();
+}
+
+/**
+ * Locks the user's active bonus row, if there is one, so that a command which moves cash before it
+ * forfeits the bonus (a withdrawal) still takes the bonus row before any ledger account: the order
+ * a bonus cancel and settlement use, so none of them waits for another in a cycle.
+ */
+export async function lockActiveBonus(trx: Transaction<Database>, userId: string): Promise<void> {
+  await trx
+    .selectFrom('bonuses')
+    .select('id')
+    .where('user_id', '=', userId)
+    .where('status', '=', 'active')
+    .forNoKeyUpdate()
     .execute();
 }
 

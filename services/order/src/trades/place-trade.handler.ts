@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { createEvent } from '@updown/schemas';
 import { Counter, enqueueEvent, type Clock, type Database, type Registry } from '@updown/runtime';
-import { transfer, type Posting } from '@updown/wallet';
+import { IdempotencyConflict, transfer, type Posting } from '@updown/wallet';
 import { decidePlacement, type AccountType, type Direction } from './place-trade.domain';
 import {
   findTradeByIdempotencyKey,
@@ -69,7 +69,10 @@ export function createPlaceTrade(
         // Checked under the lock: a concurrent retry with the same key has committed or not by now.
         if (request.idempotencyKey) {
           const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
-          if (existing) return { trade: existing, replayed: true };
+          if (existing) {
+            if (!sameRequest(existing, request)) throw new IdempotencyConflict(request.idempotencyKey);
+            return { trade: existing, replayed: true };
+          }
         }
         const { pair, maxStakeCents, activeBonusCents } = await loadPlacementContext(
           trx,
@@ -154,6 +157,21 @@ export async function retryOnLockConflict<T>(run: () => Promise<T>): Promise<T> 
         throw error;
     }
   }
+}
+
+/**
+ * A retry repeats the request it retries. Answering another body with the first trade would tell
+ * the trader that a trade they never got was placed, so the key's reuse for a different trade is
+ * refused instead (409 `IDEMPOTENCY_CONFLICT`, as the wallet's commands answer).
+ */
+function sameRequest(trade: TradeRow, request: PlaceTradeRequest): boolean {
+  return (
+    trade.pair === request.pair &&
+    trade.direction === request.direction &&
+    trade.amount_cents === request.amountCents &&
+    trade.duration_sec === request.durationSec &&
+    trade.account_type === request.accountType
+  );
 }
 
 function stakePostings(userId: string, trade: ReturnType<typeof decidePlacement>): Posting[] {

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transfer, userAccountCode, verifyLedger } from '@updown/wallet';
+import { settleBatch } from './settle-batch';
+import { createHarness, waitFor, type Harness } from './testing/harness';
+
+/**
+ * Settlement's lock order against the wallet's bonus commands, checked step by step rather than by
+ * hoping two transactions collide: a cancel holds the bonus row, settlement must then wait for it
+ * before it locks any of the user's ledger accounts, so the cancel's next step never waits on
+ * settlement. No settlement service runs here; the batch is called directly.
+ */
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const DAY_MS = 86_400_000;
+const PAIR = 'XAUUSD';
+
+/** Resolves once some session of the test database waits for a row lock. */
+async function someoneWaitsForALock(): Promise<void> {
+  await waitFor(async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from pg_stat_activity
+      where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db);
+    return rows[0]!.n > 0;
+  }, 'a session waiting for a lock');
+}
+
+describe('settlement and a bonus cancel of the same user', () => {
+  it('waits for the bonus row before locking ledger accounts, so the cancel goes through first', async () => {
+    const user = await h.newUser({ bonus: 10_000 });
+    const bonusId = randomUUID();
+    const t = h.clock.now();
+    await h.db
+      .insertInto('bonuses')
+      .values({
+        id: bonusId,
+        user_id: user,
+        amount_cents: 10_000,
+        turnover_required_cents: 350_000,
+        credited_at: new Date(t - DAY_MS),
+        expires_at: new Date(t + 29 * DAY_MS),
+      })
+      .execute();
+    await h.storeTicks([{ pair: PAIR, ts: t, price: 4_050 }]);
+    const trade = await h.place({
+      userId: user,
+      pair: PAIR,
+      direction: 'UP',
+      amountCents: 1_000,
+      accountType: 'real',
+    });
+    expect(trade.stake_bonus_cents).toBe(1_000);
+    h.clock.set(t + 60_500);
+    await h.storeTicks([
+      { pair: PAIR, ts: t + 59_000, price: 4_051 },
+      { pair: PAIR, ts: t + 60_500, price: 4_052 },
+    ]);
+
+    let settling: ReturnType<typeof settleBatch> | undefined;
+    // The cancel, as the wallet runs it: the bonus row first, then the user's bonus account.
+    await h.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('bonuses')
+        .set({ status: 'forfeited', closed_at: new Date(t) })
+        .where('id', '=', bonusId)
+        .execute();
+      settling = settleBatch(h.db, {
+        due: [{ pair: PAIR, dueBefore: t + 60_500 }],
+        limit: 100,
+        now: h.clock.now(),
+        producer: 'test',
+      });
+      await someoneWaitsForALock();
+      // `nowait`: if settlement held the account, this fails at once instead of deadlocking.
+      await sql`select id from ledger_accounts where code = ${userAccountCode(user, 'bonus')} for update nowait`.execute(
+        trx,
+      );
+      await transfer(trx, {
+        kind: 'bonus_forfeit',
+        idempotencyKey: `bonus:${bonusId}:forfeit`,
+        postings: [
+          { account: { owner: user, type: 'bonus' }, amount: -9_000 },
+          { account: { system: 'bonus_pool' }, amount: 9_000 },
+        ],
+      });
+    });
+
+    const result = await settling!;
+    expect(result.settled.map((s) => [s.tradeId, s.status])).toEqual([[trade.id, 'won']]);
+    // Settled after the cancel: the stake and its profit come back as bonus money, and count no turnover.
+    expect(await h.balances(user)).toMatchObject({ bonus: 1_800, bonus_in_play: 0 });
+    expect(
+      await h.db
+        .selectFrom('bonuses')
+        .select(['status', 'turnover_cents'])
+        .where('id', '=', bonusId)
+        .executeTakeFirst(),
+    ).toEqual({ status: 'forfeited', turnover_cents: 0 });
+    expect((await verifyLedger(h.db)).ok).toBe(true);
+  });
+});
