@@ -70,6 +70,11 @@ export function createDb(url: string, options: { max?: number; applicationName?:
   // An idle client that loses its server (PostgreSQL restarted) emits 'error' on the pool; without a
   // listener that would crash the process. The next checkout simply opens a new connection.
   pool.on('error', () => undefined);
+  // A client that is checked out but between queries (a transaction waiting on the application)
+  // has no pool listener; when its server goes away (`57P01` on a PostgreSQL restart) it emits
+  // 'error' with nobody listening, which would crash the process. The query that next uses it
+  // fails instead, its transaction rolls back, and the pool discards the broken client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {
