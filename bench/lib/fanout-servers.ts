@@ -64,7 +64,7 @@ export async function startGatewayFanout(db: Kysely<Database>, clientsMax: numbe
         logger,
         registry,
         clock: systemClock,
-        options: { wsClientsMax: clientsMax },
+        options: { wsClientsMax: clientsMax, wsClientsPerAddressMax: clientsMax },
       }),
     ],
   }).catch(async (error: unknown) => {

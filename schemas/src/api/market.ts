@@ -82,7 +82,7 @@ export type LivePriceMessage = Static<typeof LivePriceMessage>;
 export const MARKET_WS_CLOSE = {
   /** Missing, malformed or unknown `pair`: do not reconnect with the same query. */
   POLICY_VIOLATION: 1008,
-  /** The server is at its connection limit: reconnect later. */
+  /** The server, or this client's address, is at its connection limit: reconnect later. */
   TRY_AGAIN_LATER: 1013,
   /** The server is shutting down: reconnect later. */
   GOING_AWAY: 1001,

@@ -16,6 +16,7 @@ const featureRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RequestBody({
           amount: Type.Number({ minimum: 1 }),
           direction: Type.Union([Type.Literal('UP'), Type.Literal('DOWN')]),
+          note: Type.Optional(Type.String({ maxLength: 100 })),
         }),
         response: { 200: Type.Object({ accepted: Type.Number() }), ...errorResponses(400) },
       },
@@ -158,6 +159,40 @@ describe('gateway app', () => {
       const badQuery = await t.app.inject({ url: '/api/test/list?limit=500' });
       expect(badQuery.statusCode).toBe(400);
       expect(badQuery.json()).toEqual({ detail: 'query parameter limit must be <= 200', code: 'VALIDATION' });
+    });
+
+    it('refuses a query number that coerces to Infinity, which Ajv range checks let through', async () => {
+      for (const limit of ['1e400', 'Infinity', '-Infinity', '9'.repeat(400)]) {
+        const res = await t.app.inject({ url: `/api/test/list?limit=${limit}` });
+        expect(res.statusCode, limit).toBe(400);
+        expect(res.json()).toEqual({
+          detail: 'query parameter limit must be a finite number',
+          code: 'VALIDATION',
+        });
+      }
+      const body = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/orders',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"amount": 1e400, "direction": "UP"}',
+      });
+      expect(body.json()).toEqual({ detail: 'amount must be number', code: 'VALIDATION' });
+    });
+
+    it('refuses a NUL character, which PostgreSQL text cannot store, in a body or a query', async () => {
+      const body = await t.app.inject({
+        method: 'POST',
+        url: '/api/test/orders',
+        headers: { 'content-type': 'application/json' },
+        payload: '{"amount": 5, "direction": "UP", "note": "a\\u0000b"}',
+      });
+      expect(body.json()).toEqual({ detail: 'note must not contain NUL characters', code: 'VALIDATION' });
+      const query = await t.app.inject({ url: '/api/test/list?limit=5&note=%00' });
+      expect(query.statusCode).toBe(400);
+      expect(query.json()).toEqual({
+        detail: 'query parameter note must not contain NUL characters',
+        code: 'VALIDATION',
+      });
     });
 
     it('maps a DomainError code through the status table', async () => {

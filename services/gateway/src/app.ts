@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database, Logger, Registry } from '@updown/runtime';
@@ -12,9 +12,10 @@ import { registerErrorHandler } from './http/error-handler';
 import { databaseReadiness, registerHealthRoutes, type Readiness } from './http/health';
 import type { GatewayInstance } from './http/instance';
 import { registerJsonBody } from './http/json-body';
+import { registerJsonEscape } from './http/json-escape';
 import { registerHttpMetrics, registerMetricsRoute } from './http/metrics';
 import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
-import { registerSecurity } from './http/security';
+import { answerFrameworkError, registerSecurity } from './http/security';
 import { registerWebSocket } from './http/websocket';
 import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/validation';
 
@@ -37,6 +38,27 @@ export interface GatewayDeps {
 
 export const PLACEHOLDER_DIR = path.join(REPO_ROOT, 'console', 'placeholder');
 
+/** One route as registered: what the authorization matrix and the input fuzzer enumerate. */
+export interface RegisteredRoute {
+  readonly method: string;
+  readonly url: string;
+  readonly schema: FastifySchema | undefined;
+  /** A WebSocket route (`GET` upgraded), not a plain HTTP one. */
+  readonly websocket: boolean;
+}
+
+const routeTables = new WeakMap<object, RegisteredRoute[]>();
+
+/**
+ * Every route of an app built by `buildApp`, in registration order, without the HEAD twins
+ * Fastify adds for GETs. Tests generate their cases from it, so a new route cannot go untested.
+ */
+export function registeredRoutes(app: GatewayInstance): readonly RegisteredRoute[] {
+  const table = routeTables.get(app);
+  if (!table) throw new Error('registeredRoutes needs an app built by buildApp');
+  return table;
+}
+
 /**
  * The gateway's HTTP application, configured but not listening: `server.ts` listens, tests call
  * `app.inject()`. The order below matters: the error handler, hooks and docs collector are
@@ -58,9 +80,19 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
     return503OnClosing: false,
     // Beyond this a slow client is cut off instead of holding a socket and its memory.
     requestTimeout: 60_000,
+    // Answers refused before any hook runs still get security headers (see security.ts).
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const table: RegisteredRoute[] = [];
+  routeTables.set(app, table);
   app.addHook('onRoute', function (route) {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Fastify adds a HEAD twin for every GET; it runs the GET's hooks and handler.
+      if (method === 'HEAD') continue;
+      table.push({ method, url: route.url, schema: route.schema, websocket: route.websocket === true });
+    }
     if (route.schema?.body !== undefined) assertStrictBody(route.method, route.url, route.schema.body);
     // The auth plugin puts `requireAdmin` on every admin route; without it (or before it is
     // registered) an admin route would be open, so refuse to start instead.
@@ -75,6 +107,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
   registerRequestId(app);
   registerDrain(app);
   registerSecurity(app, deps.config.CORS_ORIGINS);
+  registerJsonEscape(app);
   // Before any route: see http/websocket.ts for why it cannot live in the plugin that uses it.
   registerWebSocket(app);
   registerDocs(app);

@@ -1,4 +1,11 @@
-export { buildApp, PLACEHOLDER_DIR, type GatewayDeps, type GatewayPlugin } from './app';
+export {
+  buildApp,
+  PLACEHOLDER_DIR,
+  registeredRoutes,
+  type GatewayDeps,
+  type GatewayPlugin,
+  type RegisteredRoute,
+} from './app';
 export { gatewayConfigSpec, loadGatewayConfig, type GatewayConfig } from './config';
 export { ERROR_STATUS, codeForStatus, statusForCode, type KnownErrorCode } from './http/error-status';
 export { toErrorAnswer } from './http/error-handler';

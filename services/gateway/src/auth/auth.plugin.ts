@@ -76,7 +76,9 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
       await app.register(fastifyJwt, {
         secret,
         sign: { algorithm: 'HS256', iss: TOKEN_ISSUER },
-        verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER },
+        // The verifier checks `exp` and `iss` only when present: require them, so a token without
+        // an expiry (which would never expire) or without our issuer is refused.
+        verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, requiredClaims: ['iss', 'exp'] },
       });
       const ctx = await authContext(deps, jwtSigner(app));
       const hooks = createAuthHooks(ctx);

@@ -12,6 +12,8 @@ type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
  *   body schema leaves that open are refused when they are registered (see `assertStrictBody`).
  * - Query strings, path parameters and headers arrive as text, so they are coerced
  *   (`?limit=20` becomes the number 20, a repeated key an array).
+ * - After the schema, every part is refused if it holds what nothing behind the gateway can take:
+ *   a non-finite number or a NUL character (see `unstorableValue`).
  */
 export const ajvOptions = {
   customOptions: { removeAdditional: false, useDefaults: true, allErrors: false },
@@ -28,9 +30,64 @@ export function buildValidatorFactory(): BuildValidator {
     const body = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: false } });
     const text = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: 'array' } });
     return ((route: { httpPart?: string }) =>
-      (route.httpPart === 'body' ? body : text)(route as never)) as never;
+      refuseUnstorable(
+        (route.httpPart === 'body' ? body : text)(route as never) as unknown as CompiledValidator,
+      )) as never;
   };
   return factory;
+}
+
+/**
+ * The first value in `value` that its schema allows but nothing behind it can take, as a JSON
+ * pointer and the complaint:
+ * - a non-finite number: Ajv's coercion turns `"1e400"`, `"Infinity"` or a long run of nines in a
+ *   query string into `Infinity`, and its `minimum`/`maximum` only test finite numbers, so
+ *   `?limit=1e400` passed `maximum: 1000` and reached SQL as `Infinity` (a 500);
+ * - a string holding U+0000, which PostgreSQL text cannot store (`"email": "\u0000"` at sign-in
+ *   was a 500).
+ */
+export function unstorableValue(
+  value: unknown,
+  at = '',
+  depth = 0,
+): { at: string; message: string } | undefined {
+  if (typeof value === 'number') {
+    return Number.isFinite(value) ? undefined : { at, message: 'must be a finite number' };
+  }
+  if (typeof value === 'string') {
+    return value.includes('\u0000') ? { at, message: 'must not contain NUL characters' } : undefined;
+  }
+  if (depth > 32 || typeof value !== 'object' || value === null) return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    const found = unstorableValue(child, `${at}/${key}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+interface CompiledValidator {
+  (data: unknown, context?: unknown): unknown;
+  errors?: unknown;
+  schemaEnv?: unknown;
+}
+
+/** Runs Ajv's validator, then refuses what `unstorableValue` finds, as a 400 naming the field. */
+function refuseUnstorable(validate: CompiledValidator): CompiledValidator {
+  const checked: CompiledValidator = (data, context) => {
+    const result = validate(data, context);
+    checked.errors = validate.errors;
+    if (result !== true) return result;
+    const found = unstorableValue(data);
+    if (!found) return true;
+    checked.errors = [
+      { keyword: 'type', instancePath: found.at, schemaPath: '#', params: {}, message: found.message },
+    ];
+    return false;
+  };
+  // Fastify passes the parent object only to Ajv functions (marked by `schemaEnv`), which lets
+  // coercion replace a whole part; keep the mark so that still happens.
+  checked.schemaEnv = validate.schemaEnv;
+  return checked;
 }
 
 const PART_NOUN: Record<SchemaErrorDataVar, string> = {

@@ -52,7 +52,7 @@ export function marketWsMetrics(registry: Registry): MarketWsMetrics {
     }),
     refused: new Counter({
       name: 'updown_ws_connections_refused_total',
-      help: 'WebSocket price connections closed at once, by reason (invalid_pair, unknown_pair, capacity)',
+      help: 'WebSocket price connections closed at once, by reason (invalid_pair, unknown_pair, capacity, address_limit)',
       labelNames: ['reason'],
       registers,
     }),

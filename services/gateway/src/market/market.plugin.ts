@@ -15,6 +15,8 @@ import {
 } from '@updown/schemas/api';
 import { TIMEFRAMES } from '@updown/schemas/market';
 import { errorResponses } from '../http/responses';
+import { WS_CLOSE_GRACE_MS } from '../http/websocket';
+import { AddressLimit } from './address-limit';
 import { MARKET_PLUGIN_DEFAULTS, type MarketPluginOptions } from './market.config';
 import { marketWsMetrics } from './market.metrics';
 import { listPairs, recentCandles } from './market.repository';
@@ -45,6 +47,8 @@ export interface MarketPluginDeps {
 /** Symbols are echoed in close reasons, which must stay short ASCII; anything else is refused unechoed. */
 const SYMBOL_SHAPE = /^[A-Z0-9][A-Z0-9._-]*$/;
 
+type RefusalReason = 'invalid_pair' | 'unknown_pair' | 'capacity' | 'address_limit';
+
 class UnknownPair extends DomainError {
   constructor(pair: string) {
     super('VALIDATION', `Unknown pair: ${pair}`);
@@ -72,6 +76,7 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
       metrics,
     );
     const removeBufferedSource = metrics.addBufferedSource(() => fanout.bufferedBytes());
+    const addresses = new AddressLimit(options.wsClientsPerAddressMax);
 
     // @fastify/websocket is registered on the root by buildApp (see http/websocket.ts).
     if (!app.hasDecorator('websocketServer')) {
@@ -131,10 +136,24 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
       // Checked after the upgrade rather than by a query schema, so a bad pair is a close code
       // and reason the console can read rather than an HTTP error the browser hides.
       const raw = (request.query as Record<string, unknown>).pair;
-      const refuse = (reason: 'invalid_pair' | 'unknown_pair' | 'capacity', code: number, text: string) => {
+      const refuse = (reason: RefusalReason, code: number, text: string) => {
         metrics.refused.inc({ reason });
         socket.close(code, text);
+        // A client that never answers the close frame would hold the socket for ws's 30 s.
+        const cut = setTimeout(() => socket.terminate(), WS_CLOSE_GRACE_MS);
+        cut.unref();
+        socket.once('close', () => clearTimeout(cut));
       };
+      // Before anything else, so sockets of one address count in every state (see address-limit.ts).
+      const address = request.ip;
+      if (!addresses.tryAcquire(address)) {
+        return refuse(
+          'address_limit',
+          MARKET_WS_CLOSE.TRY_AGAIN_LATER,
+          'Too many connections from this address; try again later',
+        );
+      }
+      socket.once('close', () => addresses.release(address));
       if (typeof raw !== 'string' || raw === '') {
         return refuse('invalid_pair', MARKET_WS_CLOSE.POLICY_VIOLATION, 'Missing pair query parameter');
       }
