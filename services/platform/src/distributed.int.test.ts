@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildAsyncApiDocument, eventTopics } from '@updown/schemas';
 import {
   createTestDatabase,
   dockerEngineAnswers,
@@ -13,7 +12,7 @@ import {
   type TestDatabase,
 } from '@updown/runtime/testing';
 import { verifyLedger } from '@updown/wallet';
-import { startServiceProcess, type ServiceProcess } from './testing/service-process';
+import { mokapiDocument, startServiceProcess, type ServiceProcess } from './testing/service-process';
 
 /**
  * The distributed deployment on one machine: price-ingest, two settlement instances in one
@@ -36,15 +35,6 @@ const dockerAvailable = await dockerEngineAnswers();
 interface Broker {
   readonly brokers: string[];
   stop(): Promise<void>;
-}
-
-function mokapiDocument(serverHost: string): object {
-  const doc = buildAsyncApiDocument(eventTopics, { serverHost }) as {
-    servers: { kafka: Record<string, unknown> };
-  };
-  // The group coordinator waits 400 ms instead of 3 s for members before it (re)balances a group.
-  doc.servers.kafka.bindings = { kafka: { 'group.initial.rebalance.delay.ms': 400 } };
-  return doc;
 }
 
 async function startMokapiBroker(): Promise<Broker> {

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
+import { buildAsyncApiDocument, eventTopics } from '@updown/schemas';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
@@ -62,4 +64,31 @@ export function startServiceProcess(
     await exited;
   };
   return { name, child, address, exited, output: () => output, stop, kill };
+}
+
+/**
+ * The AsyncAPI document mokapi serves as its Kafka broker: every topic of the event registry, with
+ * the group coordinator waiting 400 ms instead of 3 s for members before it (re)balances a group,
+ * so a restarted settlement or gateway rejoins its group quickly.
+ */
+export function mokapiDocument(serverHost: string): object {
+  const doc = buildAsyncApiDocument(eventTopics, { serverHost }) as {
+    servers: { kafka: Record<string, unknown> };
+  };
+  doc.servers.kafka.bindings = { kafka: { 'group.initial.rebalance.delay.ms': 400 } };
+  return doc;
+}
+
+/** A port free on 127.0.0.1 right now, for a service that must keep its address across restarts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }
