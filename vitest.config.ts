@@ -15,6 +15,8 @@ export default defineConfig({
       'infra/**/*.test.ts',
       'e2e/**/*.e2e.test.ts',
       'bench/**/*.test.ts',
+      'chaos/**/*.test.ts',
+      'security/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['services/runtime/src/testing/global-setup.ts'],

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { OffsetClock } from '@updown/runtime';
+import type { RunningPlatform } from '../../services/platform/src/platform';
+import { startInProcessPlatform, waitForStoredTick } from '../../services/platform/src/testing/in-process';
+
+/** A tick is stored and published within a second of being due; this bounds the wait on a busy machine. */
+const TICK_WAIT_MS_MAX = 15_000;
+/**
+ * A trade settles on the last stored tick at or before its expiry and is void when that tick is
+ * over 10 s old, so a jump over an expiry first stops this far short of it for the feed to store
+ * a tick there (as `e2e/harness/platform.ts` does).
+ */
+const EXIT_TICK_BEFORE_EXPIRY_MS = 2_000;
+/** Where the clock lands after the expiry: the feed's next tick is after it, which makes the trade due. */
+const PAST_EXPIRY_MS = 1_000;
+/** Connections of the platform's pool: enough that racing requests reach PostgreSQL together. */
+const DB_POOL_MAX = 40;
+
+export interface RacePlatform {
+  readonly baseUrl: string;
+  readonly clock: OffsetClock;
+  readonly platform: RunningPlatform;
+  /** The platform's own database handle. */
+  readonly db: RunningPlatform['database']['db'];
+  /**
+   * Resolves with the `ts` of the first tick of `pair` published after `afterTs`: the moment the
+   * settlement service, subscribed to the same topic, is woken to settle what expired before it.
+   */
+  tickAfter(pair: string, afterTs: number): Promise<number>;
+  /** Resolves once a tick of `pair` stamped at or after the clock's current time has been published. */
+  freshTick(pair: string): Promise<void>;
+  /**
+   * Jumps the clock just past `expiryMs`, leaving a stored tick of `pair` shortly before it, and
+   * resolves (with the tick's `ts`) when the first tick after the expiry is published.
+   */
+  passExpiry(pair: string, expiryMs: number): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole platform in this process, as `npm start` runs it (in-memory bus, OTC feed, order,
+ * settlement, bonus expiry, gateway on a real port), on a fresh migrated database and an
+ * `OffsetClock`. Access tokens outlive every clock jump a scenario makes, and the auth rate limit
+ * is far above what the scenarios send from 127.0.0.1.
+ */
+export async function startRacePlatform(): Promise<RacePlatform> {
+  const clock = new OffsetClock();
+  const started = await startInProcessPlatform({
+    clock,
+    name: 'races',
+    env: {
+      DB_POOL_MAX: String(DB_POOL_MAX),
+      ACCESS_TOKEN_TTL_SEC: String(24 * 60 * 60),
+      AUTH_IP_RATE_MAX: '100000',
+    },
+  });
+  const { platform } = started;
+  const tickAfter = async (pair: string, afterTs: number) => (await watchTick(platform, pair, afterTs)).seen;
+  return {
+    baseUrl: started.baseUrl,
+    clock,
+    platform,
+    db: platform.database.db,
+    tickAfter,
+    freshTick: async (pair) => {
+      await tickAfter(pair, clock.now() - 1);
+    },
+    async passExpiry(pair, expiryMs) {
+      clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
+      await waitForStoredTick(platform, pair, clock.now());
+      // Listening before the jump, so the first tick after it is the one heard.
+      const after = await watchTick(platform, pair, expiryMs);
+      clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.now()));
+      return after.seen;
+    },
+    stop: () => started.stop(),
+  };
+}
+
+/**
+ * Listens on the tick topic in a consumer group of its own, from now on; resolves once listening,
+ * with the wait for the first tick of `pair` after `afterTs` (the group is left when it shows).
+ */
+async function watchTick(
+  platform: RunningPlatform,
+  pair: string,
+  afterTs: number,
+): Promise<{ seen: Promise<number> }> {
+  let resolve!: (ts: number) => void;
+  const shown = new Promise<number>((r) => (resolve = r));
+  const subscription = await platform.bus.subscribe(
+    'market.ticks.v1',
+    `races-${randomUUID()}`,
+    async (event) => {
+      if (event.payload.pair === pair && event.payload.ts > afterTs) resolve(event.payload.ts);
+    },
+    { fromBeginning: false },
+  );
+  const timeout = new Promise<never>((_, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`no ${pair} tick after ${new Date(afterTs).toISOString()} was published`)),
+      TICK_WAIT_MS_MAX,
+    );
+    void shown.finally(() => clearTimeout(timer));
+  });
+  const seen = Promise.race([shown, timeout]).finally(() => {
+    // Leaving the group waits for the handler in flight, which may be the one that resolved.
+    void subscription.close();
+  });
+  return { seen };
+}

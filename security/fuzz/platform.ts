@@ -1,0 +1,44 @@
+import { sql } from 'kysely';
+import { createLogger, type Clock } from '@updown/runtime';
+import type { RunningPlatform } from '../../services/platform/src/platform';
+import {
+  startInProcessPlatform,
+  type InProcessPlatform,
+} from '../../services/platform/src/testing/in-process';
+
+export const ADMIN_EMAIL = 'admin@example.com';
+export const ADMIN_PASSWORD = 'Admin-pass-123';
+
+export type SecurityPlatform = InProcessPlatform;
+
+/** The whole platform in this process on a fresh database; `env` overrides or adds configuration. */
+export function startSecurityPlatform(
+  clock: Clock,
+  env: Record<string, string> = {},
+): Promise<SecurityPlatform> {
+  return startInProcessPlatform({
+    clock,
+    name: 'security',
+    env: { ADMIN_EMAIL, ADMIN_PASSWORD, ...env },
+    logger: createLogger({ level: 'silent', name: 'security' }),
+  });
+}
+
+/** What a request must not change when it is refused: the whole ledger, in one line. */
+export interface LedgerSnapshot {
+  readonly entries: number;
+  readonly postings: number;
+  readonly balanceSum: number;
+  /** A digest of every account's id and balance. */
+  readonly balances: string;
+}
+
+export async function ledgerSnapshot(platform: RunningPlatform): Promise<LedgerSnapshot> {
+  const { rows } = await sql<LedgerSnapshot>`
+    select (select count(*)::int from ledger_entries) as entries,
+           (select count(*)::int from ledger_postings) as postings,
+           (select coalesce(sum(balance), 0)::bigint from ledger_accounts) as "balanceSum",
+           (select coalesce(md5(string_agg(id || ':' || balance, ',' order by id)), '') from ledger_accounts) as balances
+  `.execute(platform.database.db);
+  return rows[0]!;
+}

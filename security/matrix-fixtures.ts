@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { createLogger, OffsetClock, type Logger } from '@updown/runtime';
+import { hashRefreshToken } from '../services/gateway/src/auth/tokens';
+import type { RunningPlatform } from '../services/platform/src/platform';
+import { startInProcessPlatform } from '../services/platform/src/testing/in-process';
+import { PlatformApi, signHs256, type Identity, type TotpAccount } from './platform-api';
+
+export { newAccount, signHs256, type Identity } from './platform-api';
+
+/**
+ * The whole platform in this process with real accounts and tokens for the authorization matrix:
+ * an owner (user A) whose resources the other user (B) reaches for, an admin, a user with
+ * two-factor on (C), and the broken credentials derived from them.
+ */
+
+export const PAIR = 'BTCUSDT';
+const ADMIN_EMAIL = 'matrix.admin@example.com';
+const ADMIN_PASSWORD = `Admin-${randomBytes(6).toString('hex')}`;
+/** Long enough that the minutes the TOTP steps move the clock never expire a principal's token. */
+const ACCESS_TOKEN_TTL_SEC = 3600;
+/** The temporary token lives 5 minutes; one older than this (on the platform clock) is replaced. */
+const TEMPORARY_TOKEN_AGE_MAX_MS = 3 * 60_000;
+const PRICE_WAIT_MS_MAX = 30_000;
+
+export interface Principals {
+  /** User A: owns the trade and the leaderboard entry "other user" asks for. */
+  readonly owner: Identity;
+  /** User B. */
+  readonly other: Identity;
+  readonly admin: Identity;
+  /** User C, with two-factor on. */
+  readonly twoFactor: Identity & { readonly totp: TotpAccount };
+  /** A's trade. */
+  readonly tradeId: string;
+  /** A's refresh token after logout. */
+  readonly revokedRefreshToken: string;
+  /** A's refresh token whose expiry has passed. */
+  readonly expiredRefreshToken: string;
+}
+
+/** The platform with every principal built, and the resources single cases make for themselves. */
+export class MatrixFixtures extends PlatformApi {
+  private temporary: { token: string; issuedAt: number } | undefined;
+  private pairs = 0;
+
+  constructor(
+    platform: RunningPlatform,
+    clock: OffsetClock,
+    readonly principals: Principals,
+    /** The key tokens are signed with, to mint the expired one (and to look for in logs). */
+    readonly jwtSecret: string,
+    private readonly stopAll: () => Promise<void>,
+  ) {
+    super(platform, clock);
+  }
+
+  /** A correctly signed access token of A whose expiry passed a minute ago on the platform clock. */
+  expiredAccessToken(): string {
+    const now = Math.floor(this.clock.now() / 1000);
+    const claims = { sub: this.principals.owner.id, role: 'user', typ: 'access', iss: 'updown' };
+    return signHs256(this.jwtSecret, { ...claims, iat: now - 960, exp: now - 60 });
+  }
+
+  /** A's real access token with the role in its payload changed to admin; the signature is kept. */
+  tamperedAccessToken(): string {
+    const [header, payload, signature] = this.principals.owner.accessToken.split('.') as [
+      string,
+      string,
+      string,
+    ];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
+    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url');
+    return `${header}.${forged}.${signature}`;
+  }
+
+  /** A live refresh token of A with one character changed. */
+  async tamperedRefreshToken(): Promise<string> {
+    const token = await this.freshRefreshToken(this.principals.owner);
+    const last = token.at(-1) === 'A' ? 'B' : 'A';
+    return `${token.slice(0, -1)}${last}`;
+  }
+
+  /** C's temporary token from a password login, replaced before it nears its 5-minute expiry. */
+  async temporaryToken(): Promise<string> {
+    const now = this.clock.now();
+    if (this.temporary === undefined || now - this.temporary.issuedAt > TEMPORARY_TOKEN_AGE_MAX_MS) {
+      const body = await this.login(this.principals.twoFactor);
+      if (!body.requires_2fa) throw new Error('the two-factor user signed in without a second factor');
+      this.temporary = { token: body.access_token, issuedAt: now };
+    }
+    return this.temporary.token;
+  }
+
+  /** A pair added by the admin for a case of its own (nothing trades on it). */
+  async newPair(): Promise<string> {
+    this.pairs += 1;
+    const symbol = `MX${this.pairs}${randomBytes(2).toString('hex').toUpperCase()}`;
+    await this.call('POST', '/api/admin/pairs', this.principals.admin.accessToken, {
+      symbol,
+      display_name: symbol,
+    });
+    return symbol;
+  }
+
+  /** A pending deposit of A, made while approval is required. */
+  async pendingDeposit(): Promise<string> {
+    const settings = (flag: boolean) =>
+      this.call('POST', '/api/admin/settings', this.principals.admin.accessToken, {
+        require_deposit_approval: flag,
+      });
+    await settings(true);
+    try {
+      const { request } = await this.deposit(this.principals.owner, 10);
+      if (!request) throw new Error('the deposit made while approval is required has no request');
+      return request.id;
+    } finally {
+      await settings(false);
+    }
+  }
+
+  /** A pending withdrawal of A. */
+  async pendingWithdrawal(): Promise<string> {
+    await this.deposit(this.principals.owner, 10);
+    const { request } = await this.call<{ request: { id: string } | null }>(
+      'POST',
+      '/api/wallet/withdraw',
+      this.principals.owner.accessToken,
+      { amount: 5, account_type: 'real' },
+    );
+    if (!request) throw new Error('a withdrawal answered without its request');
+    return request.id;
+  }
+
+  /** Stops the platform and drops its database. */
+  stop(): Promise<void> {
+    return this.stopAll();
+  }
+}
+
+export interface MatrixOptions {
+  /** Defaults to a silent logger; the log-hygiene test passes one that keeps every line. */
+  readonly logger?: Logger;
+  /** Defaults to a directory with no build, so the placeholder page is the console. */
+  readonly consoleDir?: string;
+}
+
+/** Starts the platform on a fresh database and builds every principal through the API. */
+export async function startMatrixFixtures(options: MatrixOptions = {}): Promise<MatrixFixtures> {
+  const clock = new OffsetClock();
+  const started = await startInProcessPlatform({
+    clock,
+    name: 'authz',
+    env: {
+      ...(options.consoleDir ? { CONSOLE_DIR: options.consoleDir } : {}),
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+      ACCESS_TOKEN_TTL_SEC: String(ACCESS_TOKEN_TTL_SEC),
+      // The matrix sends a few hundred auth requests from one address; the ceiling has its own test.
+      AUTH_IP_RATE_MAX: '100000',
+    },
+    logger: options.logger ?? createLogger({ level: 'silent', name: 'updown-authz' }),
+  });
+  try {
+    return await buildPrincipals(started.platform, clock, started.jwtSecret, () => started.stop());
+  } catch (error) {
+    await started.stop();
+    throw error;
+  }
+}
+
+async function buildPrincipals(
+  platform: RunningPlatform,
+  clock: OffsetClock,
+  jwtSecret: string,
+  stopAll: () => Promise<void>,
+): Promise<MatrixFixtures> {
+  const api = new PlatformApi(platform, clock);
+  const owner = await api.freshUser('owner');
+  const other = await api.freshUser('other');
+  const adminLogin = await api.login({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+  const me = await api.call<{ id: string }>('GET', '/api/auth/me', adminLogin.access_token);
+  const admin = {
+    id: me.id,
+    email: ADMIN_EMAIL,
+    password: ADMIN_PASSWORD,
+    accessToken: adminLogin.access_token,
+  };
+  const withTwoFactor = await api.freshUser('two-factor');
+  const totp = await api.enableTwoFactor(withTwoFactor);
+
+  const revokedRefreshToken = await api.freshRefreshToken(owner);
+  await api.call('POST', `/api/auth/logout?refresh_token=${revokedRefreshToken}`);
+  const expiredRefreshToken = await api.freshRefreshToken(owner);
+  await platform.database.db
+    .updateTable('refresh_tokens')
+    .set({ expires_at: new Date(clock.now() - 60_000) })
+    .where('token_hash', '=', hashRefreshToken(expiredRefreshToken))
+    .execute();
+
+  const principals: Principals = {
+    owner,
+    other,
+    admin,
+    twoFactor: { ...withTwoFactor, totp },
+    tradeId: await placeFirstTrade(api, owner),
+    revokedRefreshToken,
+    expiredRefreshToken,
+  };
+  return new MatrixFixtures(platform, clock, principals, jwtSecret, stopAll);
+}
+
+/** A's trade; placement waits for the feed's first price, which can take a moment after start. */
+async function placeFirstTrade(fx: PlatformApi, owner: Identity): Promise<string> {
+  const deadline = Date.now() + PRICE_WAIT_MS_MAX;
+  for (;;) {
+    const res = await fx.inject({
+      method: 'POST',
+      url: '/api/trades/place',
+      headers: { authorization: `Bearer ${owner.accessToken}` },
+      payload: PLACE_TRADE_BODY,
+    });
+    if (res.statusCode === 201) return res.json<{ id: string }>().id;
+    if (Date.now() > deadline) throw new Error(`no trade could be placed: ${res.statusCode} ${res.body}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export const PLACE_TRADE_BODY = {
+  pair: PAIR,
+  direction: 'UP',
+  amount: 1,
+  duration: 60,
+  account_type: 'demo',
+};

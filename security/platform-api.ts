@@ -1,0 +1,140 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { generate } from 'otplib';
+import type { OffsetClock } from '@updown/runtime';
+import { setRole } from '../services/gateway/src/auth/users.repository';
+import type { RunningPlatform } from '../services/platform/src/platform';
+
+const TOTP_STEP_MS = 30_000;
+/** A code is generated this far from a step boundary, so the server sees the step the code is for. */
+const TOTP_MARGIN_MS = 8_000;
+
+export interface Identity {
+  readonly id: string;
+  readonly email: string;
+  readonly password: string;
+  readonly accessToken: string;
+}
+
+/** A TOTP secret and the last time step spent with it (the server refuses a step twice). */
+export interface TotpAccount {
+  readonly secret: string;
+  lastStep: number;
+}
+
+/**
+ * Requests against the platform running in this process, as a client of its API sends them: the
+ * primitives the matrix fixtures and the hardening tests are made of.
+ */
+export class PlatformApi {
+  constructor(
+    readonly platform: RunningPlatform,
+    readonly clock: OffsetClock,
+  ) {}
+
+  get port(): number {
+    return this.platform.gateway.port;
+  }
+
+  inject(options: InjectOptions): Promise<LightMyRequestResponse> {
+    return this.platform.gateway.app.inject(options);
+  }
+
+  /** A set-up request that must succeed; answers its JSON body. */
+  async call<T = Record<string, unknown>>(
+    method: InjectOptions['method'],
+    url: string,
+    token?: string,
+    payload?: object,
+  ): Promise<T> {
+    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
+    const res = await this.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    if (res.statusCode >= 300) throw new Error(`set-up ${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json<T>();
+  }
+
+  async freshUser(prefix = 'fresh'): Promise<Identity> {
+    const account = newAccount(prefix);
+    const { id } = await this.call<{ id: string }>('POST', '/api/auth/register', undefined, account);
+    return { id, ...account, accessToken: (await this.login(account)).access_token };
+  }
+
+  async freshAdmin(): Promise<Identity> {
+    const user = await this.freshUser('fresh-admin');
+    await setRole(this.platform.database.db, user.id, 'admin', new Date(this.clock.now()));
+    // Signed in again so the token carries the admin role, as a real admin's does.
+    return { ...user, accessToken: (await this.login(user)).access_token };
+  }
+
+  login(account: { email: string; password: string }): Promise<LoginBody> {
+    return this.call<LoginBody>('POST', '/api/auth/login', undefined, {
+      email: account.email,
+      password: account.password,
+    });
+  }
+
+  /** A new live refresh token of the account: refresh and logout spend the one they are given. */
+  async freshRefreshToken(account: { email: string; password: string }): Promise<string> {
+    return (await this.login(account)).refresh_token;
+  }
+
+  /**
+   * A code of `account` for a time step it has not spent: the step before the current one, the
+   * current one or the next (the server accepts one step either side), moving the platform clock
+   * on when all three are spent or the current step is about to end.
+   */
+  async totpCode(account: TotpAccount): Promise<string> {
+    const into = this.clock.now() % TOTP_STEP_MS;
+    if (into < TOTP_MARGIN_MS) this.clock.advance(TOTP_MARGIN_MS - into);
+    else if (into > TOTP_STEP_MS - TOTP_MARGIN_MS) this.clock.advance(TOTP_STEP_MS - into + TOTP_MARGIN_MS);
+    let current = Math.floor(this.clock.now() / TOTP_STEP_MS);
+    const step = Math.max(current - 1, account.lastStep + 1);
+    if (step > current + 1) {
+      this.clock.advance((step - 1 - current) * TOTP_STEP_MS);
+      current = step - 1;
+    }
+    account.lastStep = step;
+    return generate({ secret: account.secret, epoch: (step * TOTP_STEP_MS) / 1000 });
+  }
+
+  /** Starts two-factor setup for the account; answers its secret. */
+  async setUpTwoFactor(account: Identity): Promise<TotpAccount> {
+    const { secret } = await this.call<{ secret: string }>('POST', '/api/2fa/setup', account.accessToken);
+    return { secret, lastStep: Number.NEGATIVE_INFINITY };
+  }
+
+  async enableTwoFactor(account: Identity): Promise<TotpAccount> {
+    const totp = await this.setUpTwoFactor(account);
+    await this.call('POST', '/api/2fa/enable', account.accessToken, { token: await this.totpCode(totp) });
+    return totp;
+  }
+
+  async deposit(account: Identity, amount: number): Promise<{ request: { id: string } | null }> {
+    return this.call('POST', '/api/wallet/deposit', account.accessToken, { amount, account_type: 'real' });
+  }
+}
+
+export interface LoginBody {
+  access_token: string;
+  refresh_token: string;
+  requires_2fa: boolean;
+}
+
+let accounts = 0;
+
+export function newAccount(prefix: string): { name: string; email: string; password: string } {
+  accounts += 1;
+  return {
+    name: `Matrix ${prefix} ${accounts}`,
+    email: `${prefix}.${accounts}.${randomBytes(3).toString('hex')}@example.com`,
+    password: `pw-${randomBytes(8).toString('hex')}`,
+  };
+}
+
+/** An HS256 JWT, as `@fastify/jwt` signs them: what an attacker holding the key could mint. */
+export function signHs256(secret: string, claims: Record<string, unknown>): string {
+  const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const signature = createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url');
+  return `${header}.${payload}.${signature}`;
+}
