@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { request } from 'undici';
-import type { Database } from '@updown/runtime';
+import { freePort, type Database } from '@updown/runtime';
 import { PasswordHasher } from '@updown/gateway';
 import { createAccount } from '../../services/gateway/src/auth/accounts.handler';
 import { insertRefreshToken } from '../../services/gateway/src/auth/sessions.repository';
@@ -31,18 +30,6 @@ export interface PlatformChild {
   /** The last lines it printed, for error messages. */
   output(): string;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPlatformChild(options: {

@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  freePort,
   mokapiDocument,
   startServiceProcess,
   type ServiceProcess,
 } from '../../services/platform/src/testing/service-process';
 import { startChaosPostgres, type ChaosPostgres } from './postgres';
-import { createDb, migrateToLatest, startMokapi, waitFor, type MokapiBroker } from './runtime';
+import { createDb, freePort, migrateToLatest, startMokapi, waitFor, type MokapiBroker } from './runtime';
 
 /**
  * The distributed platform as child processes, the way `services/platform/src/distributed.int.test.ts`

@@ -1,3 +1,3 @@
 /** The product's runtime pieces the harness uses, imported in one place. */
-export { createDb, migrateToLatest, startEmbeddedPostgres, type DbHandle } from '@updown/runtime';
+export { createDb, freePort, migrateToLatest, startEmbeddedPostgres, type DbHandle } from '@updown/runtime';
 export { mokapiIsolation, startMokapi, waitFor, type MokapiBroker } from '@updown/runtime/testing';

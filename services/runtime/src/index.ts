@@ -11,7 +11,7 @@ export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
 export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
-export { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
+export { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
 export * from './bus/index';
 export * from './outbox/index';

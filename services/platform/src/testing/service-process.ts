@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { buildAsyncApiDocument, eventTopics } from '@updown/schemas';
 
@@ -77,18 +76,4 @@ export function mokapiDocument(serverHost: string): object {
   };
   doc.servers.kafka.bindings = { kafka: { 'group.initial.rebalance.delay.ms': 400 } };
   return doc;
-}
-
-/** A port free on 127.0.0.1 right now, for a service that must keep its address across restarts. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }

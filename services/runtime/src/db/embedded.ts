@@ -253,7 +253,8 @@ function isPortFree(port: number): Promise<boolean> {
   });
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (the kernel picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
