@@ -15,5 +15,6 @@ export {
   type LatestPricesDeps,
 } from './latest-prices';
 export { TICKS_TOPIC, type TickEvent, type TickPublisher, type TickSubscriber } from './bus-ports';
+export { TICK_WRITE_AGE_MS_MAX } from './tick-pipeline';
 export { OTC_PROVIDER, OtcProvider } from './feed/otc-provider';
 export type { FeedPair, PriceProvider, Tick, TickSink } from './feed/price-provider';

@@ -9,6 +9,7 @@ export interface PriceIngestMetrics {
   readonly ticksPublished: Counter<'pair'>;
   readonly publishFailures: Counter<'pair'>;
   readonly ticksPersisted: Counter;
+  readonly ticksDroppedStale: Counter;
   readonly flushBatchSize: Histogram;
   readonly flushDuration: Histogram;
   readonly flushFailures: Counter;
@@ -41,6 +42,11 @@ export function priceIngestMetrics(registry: Registry): PriceIngestMetrics {
     ticksPersisted: new Counter({
       name: 'updown_ticks_persisted_total',
       help: 'Ticks written to market_ticks',
+      registers,
+    }),
+    ticksDroppedStale: new Counter({
+      name: 'updown_ticks_dropped_stale_total',
+      help: 'Ticks dropped because the database stayed unwritable until they were too old to store',
       registers,
     }),
     flushBatchSize: new Histogram({

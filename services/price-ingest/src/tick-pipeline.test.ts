@@ -3,7 +3,7 @@ import { createDb, createLogger, createMetricsRegistry, ManualClock } from '@upd
 import { OtcProvider } from './feed/otc-provider';
 import { priceIngestMetrics } from './metrics';
 import { metricValue } from './testing/helpers';
-import { TickPipeline } from './tick-pipeline';
+import { TICK_WRITE_AGE_MS_MAX, TickPipeline } from './tick-pipeline';
 
 /** A pool pointed at a port nothing listens on: every write fails at once, as when PostgreSQL is down. */
 const unreachable = createDb('postgres://updown@127.0.0.1:1/none', { max: 1 });
@@ -39,6 +39,34 @@ describe('tick pipeline while the database is down', () => {
     expect(await metricValue(registry, 'updown_tick_buffer_size')).toBe(pipeline.size);
 
     provider.stop();
+    await pipeline.stop();
+  });
+
+  it('drops ticks that became too old to write instead of storing them late', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5));
+    const registry = createMetricsRegistry();
+    const pipeline = new TickPipeline({
+      db: unreachable.db,
+      publisher: { publish: async () => undefined },
+      clock,
+      logger: createLogger({ level: 'silent', name: 'pipeline-test' }),
+      metrics: priceIngestMetrics(registry),
+      flushIntervalMs: 200,
+      batchMax: 100,
+      bufferMax: 1_000,
+    });
+    const start = clock.now();
+    pipeline.push([{ pair: 'EURUSD', price: 1.1, ts: start }]);
+    clock.advance(TICK_WRITE_AGE_MS_MAX - 1);
+    pipeline.push([{ pair: 'EURUSD', price: 1.2, ts: clock.now() }]);
+    expect(await pipeline.flush()).toBe(false);
+    expect(pipeline.size).toBe(2);
+
+    clock.advance(2);
+    expect(await pipeline.flush()).toBe(false);
+    // The first tick is past the write age and gone; the second is still young enough to keep.
+    expect(pipeline.size).toBe(1);
+    expect(await metricValue(registry, 'updown_ticks_dropped_stale_total')).toBe(1);
     await pipeline.stop();
   });
 });

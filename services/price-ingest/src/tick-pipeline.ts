@@ -26,6 +26,17 @@ export interface TickPipelineOptions {
 const FLUSH_BACKOFF_MS_MAX = 5_000;
 
 /**
+ * The oldest a tick may be when it is written; older ones are dropped, not stored late. Settlement
+ * settles a trade on the ticks stored by then once its expiry is `QUIET_FEED_SETTLE_DELAY_MS`
+ * (10 s) past, even when no tick after the expiry has arrived; a tick with a timestamp before that
+ * expiry written afterwards (held in this buffer through a database outage) would change the
+ * recorded price in force at the expiry after the trade was settled on another. Writing nothing
+ * older than 5 s keeps the stored history final before settlement can read it that way: a gap in
+ * the history where the database was down, rather than a history rewritten behind a settled trade.
+ */
+export const TICK_WRITE_AGE_MS_MAX = 5_000;
+
+/**
  * Where ticks go after the provider: buffered, written in batches (ticks and the candles they
  * move, in one transaction), and only then published.
  *
@@ -118,6 +129,7 @@ export class TickPipeline implements TickSink {
   }
 
   private async writeBatch(): Promise<boolean> {
+    this.dropStale();
     const batch = this.buffer.slice(0, this.options.batchMax);
     if (batch.length === 0) return true;
     const { metrics, logger } = this.options;
@@ -143,6 +155,22 @@ export class TickPipeline implements TickSink {
     metrics.flushBatchSize.observe(batch.length);
     await this.publish(batch);
     return true;
+  }
+
+  /** Drops buffered ticks too old to be written (see `TICK_WRITE_AGE_MS_MAX`), counted and logged. */
+  private dropStale(): void {
+    const oldestTs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
+    // Ticks arrive in time order per pair, but rounds of pairs interleave: filter, not a prefix cut.
+    const kept = this.buffer.filter((tick) => tick.ts >= oldestTs);
+    const dropped = this.buffer.length - kept.length;
+    if (dropped === 0) return;
+    this.buffer = kept;
+    this.options.metrics.ticksDroppedStale.inc(dropped);
+    this.options.metrics.bufferedTicks.set(this.buffer.length);
+    this.options.logger.warn(
+      { ticks: dropped, ageMsMax: TICK_WRITE_AGE_MS_MAX },
+      'ticks too old to write were dropped',
+    );
   }
 
   /** Pairs in parallel, each pair's ticks in order, so the bus keeps every pair's sequence. */
