@@ -7,6 +7,7 @@ export {
   transfer,
   transferBatch,
   TRANSFER_BATCH_MAX,
+  type BatchCommand,
   type BatchTransferResult,
   type LedgerTransaction,
   type PostedLine,

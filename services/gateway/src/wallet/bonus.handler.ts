@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
-import { accountCode, transfer, userAccountCode, type TransferCommand } from '@updown/wallet';
+import { accountCode, transfer, userAccountCode, type BatchCommand } from '@updown/wallet';
 import { firstDepositBonus } from './bonus.domain';
 import { closeActiveBonus, insertBonus, lockAccountBalances, latestBonus } from './wallet.repository';
 
@@ -19,7 +19,7 @@ import { closeActiveBonus, insertBonus, lockAccountBalances, latestBonus } from 
 export async function grantFirstDepositBonus(
   trx: Transaction<Database>,
   input: { userId: string; depositCents: number; depositId: string; now: number },
-): Promise<(TransferCommand & { occurredAt: Date }) | undefined> {
+): Promise<BatchCommand | undefined> {
   const previous = await latestBonus(trx, input.userId);
   const grant = firstDepositBonus(
     input.depositCents,

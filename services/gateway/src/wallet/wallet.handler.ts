@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import { getUserBalances, IdempotencyConflict, transfer, transferBatch } from '@updown/wallet';
+import {
+  getUserBalances,
+  IdempotencyConflict,
+  transfer,
+  transferBatch,
+  type BatchCommand,
+} from '@updown/wallet';
 import { endActiveBonus, grantFirstDepositBonus } from './bonus.handler';
 import type { PaymentProvider } from './payment-provider';
 import { DemoWithdrawal, NoActiveBonus, PaymentFailed } from './wallet.domain';
@@ -151,12 +157,12 @@ export async function creditRealDeposit(
     depositId: input.depositId,
     now: input.now,
   });
-  const deposit = {
+  const deposit: BatchCommand = {
     kind: 'deposit',
     idempotencyKey: `deposit:${input.depositId}`,
     postings: [
-      { account: { system: 'payments_clearing' as const }, amount: -input.amountCents },
-      { account: { owner: input.userId, type: 'real' as const }, amount: input.amountCents },
+      { account: { system: 'payments_clearing' }, amount: -input.amountCents },
+      { account: { owner: input.userId, type: 'real' }, amount: input.amountCents },
     ],
     ref: { depositId: input.depositId },
     occurredAt: new Date(input.now),

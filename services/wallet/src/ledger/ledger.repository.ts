@@ -111,7 +111,8 @@ export interface BatchTransferResult {
   readonly postings: number;
 }
 
-type BatchCommand = TransferCommand & { readonly occurredAt?: Date };
+/** A transfer as `transferBatch` takes it: with the time it happened, when not now. */
+export type BatchCommand = TransferCommand & { readonly occurredAt?: Date };
 
 /**
  * Many transfers in a constant number of statements, for set-based work such as settling a batch
