@@ -8,7 +8,7 @@ import {
   GoogleLoginRequest,
   PlaceTradeBody,
   RegisterRequest,
-  WalletAmountBody,
+  DepositBody,
 } from '@updown/schemas/api';
 import { mutateObject, RawJson, toJsonText } from './mutations';
 import { arbitraryFromSchema, type JsonSchema } from './schema-arbitrary';
@@ -18,7 +18,7 @@ if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test
 
 const SCHEMAS: Record<string, TSchema> = {
   PlaceTradeBody,
-  WalletAmountBody,
+  DepositBody,
   RegisterRequest,
   GoogleLoginRequest,
   CandlesQuery,

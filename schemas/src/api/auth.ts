@@ -1,16 +1,67 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AdminUserStats } from './admin';
+import { refusal } from './refusal';
 import { RequestBody } from './request-body';
 
 /**
  * Accounts, sessions and two-factor authentication (product spec §3 and §7 "Authentication").
- * Field names are the spec's. Lengths here only bound what is parsed; the account rules (password
- * at least 8 characters, a valid email, ...) are checked by the gateway with readable messages.
+ * Field names are the spec's. Registration's account rules (password length, email shape, name)
+ * live here, so the OpenAPI document states exactly what the gateway refuses; the gateway's
+ * account domain uses the same constants for the paths that bypass HTTP (admin CLI, Google).
  */
 
-/** The transport bound on a password field: generous, so the password rule gives the message. */
-const PASSWORD_FIELD = { minLength: 1, maxLength: 1024 };
-const EMAIL_FIELD = { minLength: 1, maxLength: 320 };
+export const EMAIL_LENGTH_MAX = 254;
+export const NAME_LENGTH_MAX = 100;
+export const PASSWORD_LENGTH_MIN = 8;
+/** Bounds the work of hashing one request and stays far above any passphrase a person types. */
+export const PASSWORD_LENGTH_MAX = 128;
+/**
+ * A pragmatic email shape: one `@`, a dot in the domain, no spaces. Deliverability is not ours to
+ * judge. Emails are trimmed and lower-cased before they are checked and stored.
+ */
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
+/** Some character that is not a space, and no control characters anywhere. */
+const PRINTABLE_NOT_BLANK = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+
+const INVALID_EMAIL = 'Enter a valid email address';
+
+/** The transport bound on a sign-in password: generous, since old passwords may predate the policy. */
+const LOGIN_PASSWORD_FIELD = { minLength: 1, maxLength: 1024 };
+const LOGIN_EMAIL_FIELD = { minLength: 1, maxLength: 320 };
+
+/** Registration's email: the shape above, surrounding spaces allowed (they are trimmed). */
+const RegisterEmail = Type.String({
+  minLength: 3,
+  maxLength: EMAIL_LENGTH_MAX,
+  pattern: `^\\s*${EMAIL_PATTERN.slice(1, -1)}\\s*$`,
+  description: 'An email address such as ann@example.com; stored trimmed and lower-cased',
+  ...refusal('INVALID_ACCOUNT_DETAILS', { '*': INVALID_EMAIL }),
+});
+
+/** Length in characters (code points, as Ajv counts), so a passphrase in any script is measured fairly. */
+const NewPassword = Type.String({
+  minLength: PASSWORD_LENGTH_MIN,
+  maxLength: PASSWORD_LENGTH_MAX,
+  pattern: '\\S',
+  description: `${PASSWORD_LENGTH_MIN} to ${PASSWORD_LENGTH_MAX} characters, not only spaces`,
+  ...refusal('INVALID_ACCOUNT_DETAILS', {
+    minLength: `Password must be at least ${PASSWORD_LENGTH_MIN} characters`,
+    maxLength: `Password must be at most ${PASSWORD_LENGTH_MAX} characters`,
+    pattern: 'Password cannot be only spaces',
+  }),
+});
+
+const NewName = Type.String({
+  minLength: 1,
+  maxLength: NAME_LENGTH_MAX,
+  pattern: PRINTABLE_NOT_BLANK,
+  description: `The name shown to others; at most ${NAME_LENGTH_MAX} characters, runs of spaces collapsed`,
+  ...refusal('INVALID_ACCOUNT_DETAILS', {
+    minLength: 'Name is required',
+    maxLength: `Name must be at most ${NAME_LENGTH_MAX} characters`,
+    pattern: 'Name is required and cannot contain control characters',
+  }),
+});
 
 export const UserRole = Type.Union([Type.Literal('user'), Type.Literal('admin')], {
   title: 'UserRole',
@@ -32,16 +83,16 @@ export type UserResponse = Static<typeof UserResponse>;
 
 export const RegisterRequest = RequestBody(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    email: Type.String(EMAIL_FIELD),
-    password: Type.String({ ...PASSWORD_FIELD, description: 'At least 8 and at most 128 characters' }),
+    name: NewName,
+    email: RegisterEmail,
+    password: NewPassword,
   },
   { title: 'RegisterRequest' },
 );
 export type RegisterRequest = Static<typeof RegisterRequest>;
 
 export const LoginRequest = RequestBody(
-  { email: Type.String(EMAIL_FIELD), password: Type.String(PASSWORD_FIELD) },
+  { email: Type.String(LOGIN_EMAIL_FIELD), password: Type.String(LOGIN_PASSWORD_FIELD) },
   { title: 'LoginRequest' },
 );
 export type LoginRequest = Static<typeof LoginRequest>;
@@ -71,8 +122,26 @@ export const TokenPairResponse = Type.Object(
 );
 export type TokenPairResponse = Static<typeof TokenPairResponse>;
 
+const RefreshToken = Type.String({ minLength: 1, maxLength: 512, description: 'The refresh token' });
+
+/**
+ * Where a refresh token goes: in the JSON body. URLs end up in access logs, proxies and browser
+ * history, so the body is the form to use; the query form below is the spec's and is still taken.
+ */
+export const RefreshTokenBody = RequestBody({ refresh_token: RefreshToken }, { title: 'RefreshTokenBody' });
+export type RefreshTokenBody = Static<typeof RefreshTokenBody>;
+
 export const RefreshTokenQuery = Type.Object(
-  { refresh_token: Type.String({ minLength: 1, maxLength: 512 }) },
+  {
+    refresh_token: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 512,
+        description:
+          'The refresh token, for clients that cannot send a body. Prefer the JSON body: a URL lands in logs and proxies. When both are sent they must be equal.',
+      }),
+    ),
+  },
   { title: 'RefreshTokenQuery' },
 );
 export type RefreshTokenQuery = Static<typeof RefreshTokenQuery>;

@@ -2,6 +2,13 @@ export { ErrorResponse } from './errors';
 export { HealthResponse, NotReadyResponse, ReadinessChecks, ReadinessResponse } from './health';
 export { RequestBody } from './request-body';
 export {
+  ERROR_CODE_KEYWORD,
+  ERROR_MESSAGES_KEYWORD,
+  refusal,
+  type RefusalAnnotations,
+  type RefusalKeyword,
+} from './refusal';
+export {
   Candle,
   CandleList,
   CANDLES_LIMIT_DEFAULT,
@@ -13,12 +20,20 @@ export {
   MarketPairList,
   MarketTimeframe,
   PAIR_SYMBOL_LENGTH_MAX,
+  PAIR_SYMBOL_PATTERN,
+  PairSymbolInput,
 } from './market';
 export {
   AdminUserList,
   AdminUserResponse,
   AdminUsersQuery,
+  EMAIL_LENGTH_MAX,
+  EMAIL_PATTERN,
   GoogleLoginRequest,
+  NAME_LENGTH_MAX,
+  PASSWORD_LENGTH_MAX,
+  PASSWORD_LENGTH_MIN,
+  RefreshTokenBody,
   LoginRequest,
   LoginResponse,
   RefreshTokenQuery,
@@ -34,8 +49,15 @@ export {
   ActiveTrade,
   ActiveTradeList,
   IdempotencyHeaders,
+  idempotencyHeaders,
   PlaceTradeBody,
   Trade,
+  TRADE_AMOUNT_MAX,
+  TRADE_AMOUNT_MIN,
+  TRADE_DURATIONS_SEC,
+  TRADE_HISTORY_LIMIT_DEFAULT,
+  TRADE_HISTORY_LIMIT_MAX,
+  type TradeDuration,
   TradeEvidence,
   TradeHistoryQuery,
   TradeIdParams,
@@ -44,17 +66,21 @@ export {
 export {
   AccountType,
   BonusStatus,
+  DepositBody,
+  DepositIdempotencyHeaders,
+  PAYMENT_AMOUNT_MAX,
   PaymentRequest,
   PaymentRequestList,
   PaymentRequestStatus,
   WALLET_TRANSACTIONS_LIMIT_DEFAULT,
   WALLET_TRANSACTIONS_LIMIT_MAX,
-  WalletAmountBody,
   WalletCommandResponse,
   WalletResponse,
   WalletTransaction,
   WalletTransactionList,
   WalletTransactionsQuery,
+  WithdrawBody,
+  WithdrawIdempotencyHeaders,
 } from './wallet';
 export {
   ADMIN_REQUESTS_LIMIT_DEFAULT,

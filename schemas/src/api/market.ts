@@ -1,13 +1,31 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { TIMEFRAME_NAMES } from '../market';
+import { refusal } from './refusal';
 
 /** Market data over HTTP and WebSocket (spec §3 Pair, Candle, Live price message; §7 Market). */
 
 export const PAIR_SYMBOL_LENGTH_MAX = 32;
 /** `GET /api/market/candles` returns this many candles when `limit` is absent (the chart's 200). */
 export const CANDLES_LIMIT_DEFAULT = 200;
-/** A larger `limit` is served as this many. */
+/** A larger `limit` is refused (400). */
 export const CANDLES_LIMIT_MAX = 1000;
+
+/**
+ * What a pair symbol may look like: letters, digits, dot, dash or underscore, starting with a
+ * letter or digit. Requests may send it in any case; the server upper-cases it.
+ */
+export const PAIR_SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$';
+
+/** A pair symbol sent by a client (query, body): the shape above, any case. */
+export const PairSymbolInput = Type.String({
+  minLength: 1,
+  maxLength: PAIR_SYMBOL_LENGTH_MAX,
+  pattern: PAIR_SYMBOL_PATTERN,
+  description: 'Pair symbol such as BTCUSDT (any case)',
+  ...refusal(undefined, {
+    '*': `pair must be a pair symbol such as BTCUSDT: letters, digits, dot, dash or underscore, at most ${PAIR_SYMBOL_LENGTH_MAX} characters`,
+  }),
+});
 
 const PairSymbol = Type.String({
   minLength: 1,
@@ -32,17 +50,18 @@ export type MarketPairList = Static<typeof MarketPairList>;
 
 export const MarketTimeframe = Type.Union(
   TIMEFRAME_NAMES.map((name) => Type.Literal(name)),
-  { description: 'Candle length: 1m, 5m, 15m, 30m or 1h' },
+  { title: 'MarketTimeframe', description: 'Candle length: 1m, 5m, 15m, 30m or 1h' },
 );
 
 export const CandlesQuery = Type.Object({
-  pair: PairSymbol,
+  pair: PairSymbolInput,
   timeframe: MarketTimeframe,
   limit: Type.Optional(
     Type.Integer({
       minimum: 1,
+      maximum: CANDLES_LIMIT_MAX,
       default: CANDLES_LIMIT_DEFAULT,
-      description: `How many of the most recent candles; at most ${CANDLES_LIMIT_MAX} are returned`,
+      description: `How many of the most recent candles, 1 to ${CANDLES_LIMIT_MAX}; more is refused (400)`,
     }),
   ),
 });

@@ -1,4 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { PairSymbolInput } from './market';
+import { refusal } from './refusal';
 import { RequestBody } from './request-body';
 
 /**
@@ -7,8 +9,22 @@ import { RequestBody } from './request-body';
  * and countdowns use.
  */
 
-const Direction = Type.Union([Type.Literal('UP'), Type.Literal('DOWN')]);
-const AccountType = Type.Union([Type.Literal('demo'), Type.Literal('real')]);
+/** The durations a trade may run, seconds (spec §9: 1m to 1h). */
+export const TRADE_DURATIONS_SEC = [60, 120, 180, 240, 300, 900, 1800, 2700, 3600] as const;
+export type TradeDuration = (typeof TRADE_DURATIONS_SEC)[number];
+/** The smallest stake, dollars. */
+export const TRADE_AMOUNT_MIN = 1;
+/**
+ * The largest stake the API takes, dollars: the platform's default max stake. An operator can set
+ * the platform's max stake lower (the order service then refuses above it), never above this.
+ */
+export const TRADE_AMOUNT_MAX = 5_000;
+
+const dollarText = (dollars: number) =>
+  `$${dollars.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+const Direction = Type.Union([Type.Literal('UP'), Type.Literal('DOWN')], { title: 'Direction' });
+const AccountType = Type.Union([Type.Literal('demo'), Type.Literal('real')], { title: 'AccountType' });
 const Status = Type.Union(
   [
     Type.Literal('pending'),
@@ -25,25 +41,43 @@ const Status = Type.Union(
 
 export const PlaceTradeBody = RequestBody(
   {
-    pair: Type.String({ minLength: 1, maxLength: 32, description: 'Pair symbol, e.g. BTCUSDT' }),
+    pair: PairSymbolInput,
     direction: Direction,
-    amount: Type.Number({ description: 'Stake in dollars, at most 2 decimals; at least 1.00' }),
-    duration: Type.Integer({ description: 'Seconds: 60, 120, 180, 240, 300, 900, 1800, 2700 or 3600' }),
+    amount: Type.Number({
+      minimum: TRADE_AMOUNT_MIN,
+      maximum: TRADE_AMOUNT_MAX,
+      multipleOf: 0.01,
+      description: `Stake in dollars, ${dollarText(TRADE_AMOUNT_MIN)} to ${dollarText(TRADE_AMOUNT_MAX)}, at most 2 decimals. With an active bonus a real stake is also at most 20% of the bonus.`,
+      ...refusal('INVALID_AMOUNT', {
+        minimum: `Minimum trade amount is ${dollarText(TRADE_AMOUNT_MIN)}`,
+        maximum: `Maximum trade amount is ${dollarText(TRADE_AMOUNT_MAX)}`,
+        multipleOf: 'Please enter a valid amount',
+      }),
+    }),
+    duration: Type.Unsafe<TradeDuration>({
+      type: 'integer',
+      enum: [...TRADE_DURATIONS_SEC],
+      description: `Seconds: ${TRADE_DURATIONS_SEC.join(', ')}`,
+      ...refusal('INVALID_DURATION', {
+        '*': `Duration must be one of ${TRADE_DURATIONS_SEC.join(', ')} seconds`,
+      }),
+    }),
     account_type: Type.Optional(AccountType),
   },
   { title: 'PlaceTradeBody' },
 );
 export type PlaceTradeBody = Static<typeof PlaceTradeBody>;
 
-export const IdempotencyHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 128,
-      description: 'A retry with the same key returns the first trade and debits once',
-    }),
-  ),
-});
+/** An `Idempotency-Key` header whose description says what a retry with the key does. */
+export function idempotencyHeaders(retry: string) {
+  return Type.Object({
+    'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: retry })),
+  });
+}
+
+export const IdempotencyHeaders = idempotencyHeaders(
+  'A retry with the same key returns the first trade and debits once',
+);
 
 export const Trade = Type.Object(
   {
@@ -83,20 +117,33 @@ export const ActiveTrade = Type.Object(
   { title: 'ActiveTrade' },
 );
 
-export const ActiveTradeList = Type.Array(ActiveTrade);
-export const TradeList = Type.Array(Trade);
+export const ActiveTradeList = Type.Array(ActiveTrade, { title: 'ActiveTradeList' });
+export const TradeList = Type.Array(Trade, { title: 'TradeList' });
+
+export const TRADE_HISTORY_LIMIT_DEFAULT = 20;
+export const TRADE_HISTORY_LIMIT_MAX = 100;
 
 export const TradeHistoryQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: TRADE_HISTORY_LIMIT_MAX,
+      default: TRADE_HISTORY_LIMIT_DEFAULT,
+      description: `How many of the newest trades, 1 to ${TRADE_HISTORY_LIMIT_MAX}; more is refused (400)`,
+    }),
+  ),
 });
 
 export const TradeIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
-const TickRef = Type.Object({
-  id: Type.Union([Type.Integer(), Type.Null()]),
-  ts: Type.Integer({ description: 'Unix ms' }),
-  price: Type.Number(),
-});
+const TickRef = Type.Object(
+  {
+    id: Type.Union([Type.Integer(), Type.Null()]),
+    ts: Type.Integer({ description: 'Unix ms' }),
+    price: Type.Number(),
+  },
+  { title: 'TickRef' },
+);
 
 export const TradeEvidence = Type.Object(
   {

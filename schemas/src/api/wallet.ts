@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { refusal } from './refusal';
 import { RequestBody } from './request-body';
+import { idempotencyHeaders } from './trades';
 
 /** Wallet, transactions, deposits and withdrawals (spec §3 Wallet, Transaction, Deposit request; §7 Wallet). */
 
@@ -7,7 +9,7 @@ const Dollars = (description: string) => Type.Number({ description: `${descripti
 
 export const BonusStatus = Type.Union(
   [Type.Literal('active'), Type.Literal('completed'), Type.Literal('forfeited'), Type.Literal('expired')],
-  { description: 'Status of the latest first-deposit bonus' },
+  { title: 'BonusStatus', description: 'Status of the latest first-deposit bonus' },
 );
 
 export const WalletResponse = Type.Object(
@@ -50,23 +52,63 @@ export const WalletTransactionsQuery = Type.Object({
       minimum: 1,
       maximum: WALLET_TRANSACTIONS_LIMIT_MAX,
       default: WALLET_TRANSACTIONS_LIMIT_DEFAULT,
+      description: `How many of the newest movements, 1 to ${WALLET_TRANSACTIONS_LIMIT_MAX}; more is refused (400)`,
     }),
   ),
 });
 
-export const AccountType = Type.Union([Type.Literal('real'), Type.Literal('demo')]);
-
-export const WalletAmountBody = RequestBody({
-  amount: Type.Number({ description: 'Dollars, more than 0, at most 2 decimals' }),
-  account_type: Type.Optional(AccountType),
+export const AccountType = Type.Union([Type.Literal('real'), Type.Literal('demo')], {
+  title: 'WalletAccountType',
 });
-export type WalletAmountBody = Static<typeof WalletAmountBody>;
 
-export const PaymentRequestStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('approved'),
-  Type.Literal('rejected'),
-]);
+/** The largest single deposit or withdrawal, dollars: bounds a typo ($1,000,000 for $1,000). */
+export const PAYMENT_AMOUNT_MAX = 100_000;
+
+function paymentAmount(verb: 'deposit' | 'withdrawal') {
+  // More than 0 with two decimals is at least 0.01. (OpenAPI 3.0 takes `exclusiveMinimum` only as
+  // a boolean, so the bound is written as the smallest amount instead.)
+  return Type.Number({
+    minimum: 0.01,
+    maximum: PAYMENT_AMOUNT_MAX,
+    multipleOf: 0.01,
+    description: `Dollars, more than 0 and at most ${PAYMENT_AMOUNT_MAX.toLocaleString('en-US')}.00, at most 2 decimals`,
+    ...refusal('INVALID_AMOUNT', {
+      minimum: 'Please enter a valid amount',
+      multipleOf: 'Please enter a valid amount',
+      maximum: `Maximum ${verb} amount is $${PAYMENT_AMOUNT_MAX.toLocaleString('en-US')}.00`,
+    }),
+  });
+}
+
+export const DepositBody = RequestBody(
+  {
+    amount: paymentAmount('deposit'),
+    account_type: Type.Optional(AccountType),
+  },
+  { title: 'DepositBody', description: 'account_type defaults to real' },
+);
+export type DepositBody = Static<typeof DepositBody>;
+
+export const WithdrawBody = RequestBody(
+  {
+    amount: paymentAmount('withdrawal'),
+    account_type: Type.Optional(AccountType),
+  },
+  { title: 'WithdrawBody', description: 'account_type defaults to real; demo funds cannot be withdrawn' },
+);
+export type WithdrawBody = Static<typeof WithdrawBody>;
+
+export const DepositIdempotencyHeaders = idempotencyHeaders(
+  'A retry with the same key returns the first deposit and moves the money once',
+);
+export const WithdrawIdempotencyHeaders = idempotencyHeaders(
+  'A retry with the same key returns the first withdrawal request and holds the money once',
+);
+
+export const PaymentRequestStatus = Type.Union(
+  [Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')],
+  { title: 'PaymentRequestStatus' },
+);
 
 export const PaymentRequest = Type.Object(
   {

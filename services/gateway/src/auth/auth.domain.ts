@@ -5,6 +5,14 @@
  * an argument; nothing here touches the database, the clock, randomness or the environment.
  */
 
+import {
+  EMAIL_LENGTH_MAX,
+  EMAIL_PATTERN,
+  NAME_LENGTH_MAX,
+  PASSWORD_LENGTH_MAX,
+  PASSWORD_LENGTH_MIN,
+} from '@updown/schemas/api';
+
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -14,11 +22,9 @@ export interface AuthUser {
   readonly role: Role;
 }
 
-export const EMAIL_LENGTH_MAX = 254;
-export const NAME_LENGTH_MAX = 100;
-export const PASSWORD_LENGTH_MIN = 8;
-/** Bounds the work of hashing one request and stays far above any passphrase a person types. */
-export const PASSWORD_LENGTH_MAX = 128;
+// The account rules are stated once, in the registration schema (so the OpenAPI document shows
+// them); these checks apply the same constants where no HTTP request is involved.
+export { EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN };
 
 /** New users receive 10,000.00 on their demo account (DESIGN §2), in cents. */
 export const DEMO_GRANT_CENTS = 1_000_000;
@@ -36,8 +42,7 @@ export function normaliseEmail(raw: string): string {
   return raw.trim().toLowerCase();
 }
 
-/** A pragmatic shape check: one `@`, a dot in the domain, no spaces. Deliverability is not ours to judge. */
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const EMAIL_SHAPE = new RegExp(EMAIL_PATTERN, 'u');
 
 export function validateEmail(email: string): Check {
   if (email.length < 3 || email.length > EMAIL_LENGTH_MAX || !EMAIL_SHAPE.test(email)) {

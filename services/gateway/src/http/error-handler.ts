@@ -3,7 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayInstance } from './instance';
 import type { ErrorResponse } from '@updown/schemas/api';
 import { codeForStatus, statusForCode } from './error-status';
-import { describeValidationError } from './validation';
+import { validationRefusal } from './validation';
 
 interface Answer {
   status: number;
@@ -22,7 +22,8 @@ const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, 503]);
 
 /**
  * Turns anything thrown in a handler, hook or plugin into `{detail, code}`:
- * - a schema validation failure → 400 `VALIDATION`, naming the field;
+ * - a schema validation failure → 400 with the schema's own words for it, else `VALIDATION`
+ *   naming the field;
  * - a `DomainError` → the status of its code in `ERROR_STATUS` (or its own `status`); its text is
  *   hidden behind `INTERNAL` when that status is a 5xx other than 501 and 503;
  * - a Fastify or plugin error carrying a 4xx `statusCode` → that status with its message;
@@ -39,10 +40,7 @@ export function toErrorAnswer(error: unknown): Answer {
   if (fastifyError && Array.isArray(fastifyError.validation)) {
     return {
       status: 400,
-      body: {
-        detail: describeValidationError(fastifyError.validation, fastifyError.validationContext),
-        code: 'VALIDATION',
-      },
+      body: { ...validationRefusal(fastifyError.validation, fastifyError.validationContext) },
     };
   }
   const status = fastifyError?.statusCode;

@@ -1,5 +1,7 @@
 import { AjvCompiler } from '@fastify/ajv-compiler';
+import type { Ajv } from 'ajv';
 import type { FastifySchemaValidationError, FastifyServerOptions } from 'fastify';
+import { ERROR_CODE_KEYWORD, ERROR_MESSAGES_KEYWORD } from '@updown/schemas/api';
 
 type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
 
@@ -14,10 +16,29 @@ type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
  *   (`?limit=20` becomes the number 20, a repeated key an array).
  * - After the schema, every part is refused if it holds what nothing behind the gateway can take:
  *   a non-finite number or a NUL character (see `unstorableValue`).
+ * - A schema may name the `detail` (and `code`) of its own refusals (`refusal()` from
+ *   `@updown/schemas/api`); `verbose` puts the failing schema on each error so the formatter can
+ *   read them.
+ * - `multipleOf: 0.01` (two decimals of money) is compared within 1e-6 of a whole number of cents:
+ *   binary floating point cannot hold 10.29 exactly, and 10.29 / 0.01 is 1028.9999999999998.
  */
 export const ajvOptions = {
-  customOptions: { removeAdditional: false, useDefaults: true, allErrors: false },
+  customOptions: {
+    removeAdditional: false,
+    useDefaults: true,
+    allErrors: false,
+    verbose: true,
+    multipleOfPrecision: 6,
+  },
+  plugins: [refusalKeywords],
 } satisfies FastifyServerOptions['ajv'];
+
+/** Teaches Ajv the two refusal annotations, so its strict mode takes them as known keywords. */
+function refusalKeywords(ajv: Ajv): Ajv {
+  ajv.addKeyword({ keyword: ERROR_MESSAGES_KEYWORD, schemaType: 'object' });
+  ajv.addKeyword({ keyword: ERROR_CODE_KEYWORD, schemaType: 'string' });
+  return ajv;
+}
 
 type BuildValidator = ReturnType<typeof AjvCompiler>;
 
@@ -108,6 +129,44 @@ function fieldName(pointer: string, child?: unknown): string {
     if (/^\d+$/.test(segment)) return `${name}[${segment}]`;
     return name === '' ? segment : `${name}.${segment}`;
   }, '');
+}
+
+/** The `detail` and `code` of a schema refusal: the schema's own words when it has them. */
+export interface ValidationRefusal {
+  readonly detail: string;
+  readonly code: string;
+}
+
+type VerboseError = FastifySchemaValidationError & { parentSchema?: Record<string, unknown> };
+
+/**
+ * The refusal words the failing schema names for the failed keyword, looking from the innermost
+ * schema at the field outwards (a union's branches fail before the union itself).
+ */
+function annotatedRefusal(errors: readonly FastifySchemaValidationError[]): ValidationRefusal | undefined {
+  const first = errors[0];
+  if (!first) return undefined;
+  for (const error of errors as readonly VerboseError[]) {
+    if (error.instancePath !== first.instancePath) continue;
+    const schema = error.parentSchema;
+    const messages = schema?.[ERROR_MESSAGES_KEYWORD] as Record<string, string> | undefined;
+    const detail = messages?.[error.keyword] ?? messages?.['*'];
+    if (detail === undefined) continue;
+    const code = schema?.[ERROR_CODE_KEYWORD];
+    return { detail, code: typeof code === 'string' ? code : 'VALIDATION' };
+  }
+  return undefined;
+}
+
+/**
+ * The answer to a schema refusal: the words the schema gives for it, or else one readable
+ * sentence naming the field (`describeValidationError`), with code `VALIDATION`.
+ */
+export function validationRefusal(
+  errors: readonly FastifySchemaValidationError[],
+  part: SchemaErrorDataVar | undefined,
+): ValidationRefusal {
+  return annotatedRefusal(errors) ?? { detail: describeValidationError(errors, part), code: 'VALIDATION' };
 }
 
 /**

@@ -7,11 +7,11 @@ import type { EventOf } from '@updown/schemas';
 import {
   CandleList,
   CANDLES_LIMIT_DEFAULT,
-  CANDLES_LIMIT_MAX,
   CandlesQuery,
   MARKET_WS_CLOSE,
   MarketPairList,
   PAIR_SYMBOL_LENGTH_MAX,
+  PAIR_SYMBOL_PATTERN,
 } from '@updown/schemas/api';
 import { TIMEFRAMES } from '@updown/schemas/market';
 import { errorResponses } from '../http/responses';
@@ -44,8 +44,11 @@ export interface MarketPluginDeps {
   readonly options?: Partial<MarketPluginOptions>;
 }
 
-/** Symbols are echoed in close reasons, which must stay short ASCII; anything else is refused unechoed. */
-const SYMBOL_SHAPE = /^[A-Z0-9][A-Z0-9._-]*$/;
+/**
+ * The request schemas' pair shape (any case; symbols are upper-cased first). Symbols are echoed
+ * in close reasons, which must stay short ASCII; anything else is refused unechoed.
+ */
+const SYMBOL_SHAPE = new RegExp(PAIR_SYMBOL_PATTERN);
 
 type RefusalReason = 'invalid_pair' | 'unknown_pair' | 'capacity' | 'address_limit';
 
@@ -127,7 +130,8 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
       async (request) => {
         const pair = request.query.pair.toUpperCase();
         if (!(await pairs.has(pair))) throw new UnknownPair(pair);
-        const limit = Math.min(request.query.limit ?? CANDLES_LIMIT_DEFAULT, CANDLES_LIMIT_MAX);
+        // The schema refuses a limit above CANDLES_LIMIT_MAX (400), so the document states the cap.
+        const limit = request.query.limit ?? CANDLES_LIMIT_DEFAULT;
         return recentCandles(deps.db, pair, TIMEFRAMES[request.query.timeframe], limit);
       },
     );

@@ -126,13 +126,16 @@ describe('GET /api/market/candles', () => {
     expect(Object.keys(body[0]!).sort()).toEqual(['close', 'high', 'low', 'open', 'time', 'volume']);
   });
 
-  it('honours limit, caps it at 1000 and refuses less than 1', async () => {
+  it('honours limit, and refuses less than 1 or more than 1000 (the document states both)', async () => {
     expect((await candles('pair=BTCUSDT&timeframe=1m&limit=3')).body.map((c) => c.time)).toEqual([
       NEWEST_MINUTE - 120,
       NEWEST_MINUTE - 60,
       NEWEST_MINUTE,
     ]);
-    expect((await candles('pair=BTCUSDT&timeframe=1m&limit=5000')).body).toHaveLength(1000);
+    const tooMany = await candles('pair=BTCUSDT&timeframe=1m&limit=5000');
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body).toEqual({ detail: 'query parameter limit must be <= 1000', code: 'VALIDATION' });
+    expect((await candles('pair=BTCUSDT&timeframe=1m&limit=1000')).status).toBe(200);
     const zero = await candles('pair=BTCUSDT&timeframe=1m&limit=0');
     expect(zero.status).toBe(400);
     expect(zero.body.code).toBe('VALIDATION');

@@ -130,8 +130,9 @@ describe('POST /api/trades/place', () => {
   });
 
   it.each([
-    [{ amount: 0 }, 'Please enter a valid amount'],
-    [{ amount: -5 }, 'Please enter a valid amount'],
+    // The request schema states the minimum, so a stake at or below zero is told the minimum.
+    [{ amount: 0 }, 'Minimum trade amount is $1.00'],
+    [{ amount: -5 }, 'Minimum trade amount is $1.00'],
     [{ amount: 10.005 }, 'Please enter a valid amount'],
     [{ amount: 0.5 }, 'Minimum trade amount is $1.00'],
     [{ amount: 5_000.01 }, 'Maximum trade amount is $5,000.00'],

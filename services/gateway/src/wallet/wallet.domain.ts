@@ -1,9 +1,13 @@
 import { DomainError } from '@updown/runtime';
+import { PAYMENT_AMOUNT_MAX } from '@updown/schemas/api';
 
 /** Deposit and withdrawal rules that need no I/O. Amounts are integer cents. */
 
-/** The largest single deposit or withdrawal: bounds a typo ($1,000,000 for $1,000) and the mock provider. */
-export const PAYMENT_AMOUNT_MAX_CENTS = 10_000_000;
+/**
+ * The largest single deposit or withdrawal, in cents. The request schema refuses more at the edge
+ * (and documents it); this check keeps the rule for any other caller of the commands.
+ */
+export const PAYMENT_AMOUNT_MAX_CENTS = PAYMENT_AMOUNT_MAX * 100;
 
 export class InvalidAmount extends DomainError {
   constructor(message = 'Please enter a valid amount') {

@@ -3,9 +3,11 @@ import type { Kysely } from 'kysely';
 import type { Clock, Database } from '@updown/runtime';
 import { listUserTransactions } from '@updown/wallet';
 import {
-  IdempotencyHeaders,
+  DepositBody,
+  DepositIdempotencyHeaders,
   WALLET_TRANSACTIONS_LIMIT_DEFAULT,
-  WalletAmountBody,
+  WithdrawBody,
+  WithdrawIdempotencyHeaders,
   WalletCommandResponse,
   WalletResponse,
   WalletTransactionList,
@@ -105,8 +107,8 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           tags: ['wallet'],
           summary: 'Deposit (demo at once; real through the payment provider, or pending approval)',
           security,
-          headers: IdempotencyHeaders,
-          body: WalletAmountBody,
+          headers: DepositIdempotencyHeaders,
+          body: DepositBody,
           response: { 200: WalletCommandResponse, ...errorResponses(400, 401, 402, 409) },
         },
       },
@@ -131,8 +133,8 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           summary:
             'Request a withdrawal: the cash is held until an admin decides; an active bonus is forfeited',
           security,
-          headers: IdempotencyHeaders,
-          body: WalletAmountBody,
+          headers: WithdrawIdempotencyHeaders,
+          body: WithdrawBody,
           response: { 200: WalletCommandResponse, ...errorResponses(400, 401, 409) },
         },
       },

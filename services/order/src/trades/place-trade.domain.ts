@@ -1,4 +1,5 @@
 import { DomainError } from '@updown/runtime/errors';
+import { TRADE_AMOUNT_MIN, TRADE_DURATIONS_SEC } from '@updown/schemas/api';
 
 /**
  * The rules of accepting a trade (DESIGN §3), as a pure decision: given what the order service
@@ -6,8 +7,10 @@ import { DomainError } from '@updown/runtime/errors';
  * either a trade to write or the reason it is refused. Time comes in with the command.
  */
 
-export const TRADE_DURATIONS_SEC = [60, 120, 180, 240, 300, 900, 1800, 2700, 3600] as const;
-export const MIN_STAKE_CENTS = 100;
+// The gateway's request schema states these rules to clients (the OpenAPI document) and refuses
+// at the edge; the decision keeps them for every caller, including the internal placement API.
+export { TRADE_DURATIONS_SEC };
+export const MIN_STAKE_CENTS = TRADE_AMOUNT_MIN * 100;
 /** A pair whose latest tick is older than this cannot be traded: the entry price would be stale. */
 export const PRICE_AGE_MS_MAX = 5_000;
 /** With an active bonus, a real stake is at most this share of the bonus amount. */
