@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { redactUrl } from '@updown/runtime';
 import type { GatewayInstance } from './instance';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -21,13 +22,14 @@ function isQuiet(request: FastifyRequest): boolean {
 }
 
 /**
- * The path without its query string: some calls carry secrets in the query
- * (`POST /api/auth/refresh?refresh_token=…`), which must never reach a log line.
+ * The path without its query string, and the URL with every credential in its query redacted:
+ * some calls carry secrets in the query (`POST /api/auth/refresh?refresh_token=…`), which must
+ * never reach a log line, whatever the route.
  */
-function pathOf(request: FastifyRequest): string {
+function requestLocation(request: FastifyRequest): { path: string; url: string } {
   const url = request.raw.url ?? request.url;
   const end = url.indexOf('?');
-  return end === -1 ? url : url.slice(0, end);
+  return { path: end === -1 ? url : url.slice(0, end), url: redactUrl(url) };
 }
 
 /**
@@ -36,7 +38,7 @@ function pathOf(request: FastifyRequest): string {
  */
 export class GatewayLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ method: request.method, path: pathOf(request) }, 'incoming request');
+    request.log.debug({ method: request.method, ...requestLocation(request) }, 'incoming request');
   }
 
   override requestCompleted(
@@ -46,7 +48,7 @@ export class GatewayLogController extends LogController {
   ): void {
     const fields = {
       method: request.method,
-      path: pathOf(request),
+      ...requestLocation(request),
       route: request.routeOptions.url,
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
