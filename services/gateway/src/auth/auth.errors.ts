@@ -21,6 +21,14 @@ export class Unauthenticated extends DomainError {
   }
 }
 
+/** A refresh or logout without a refresh token, or with two different ones. */
+export class MissingRefreshToken extends DomainError {
+  constructor(message: string) {
+    super('VALIDATION', message);
+    this.name = 'MissingRefreshToken';
+  }
+}
+
 export class Forbidden extends DomainError {
   constructor(message = 'Admin access required') {
     super('FORBIDDEN', message);

@@ -1,8 +1,10 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
   GoogleLoginRequest,
   LoginRequest,
   LoginResponse,
+  RefreshTokenBody,
   RefreshTokenQuery,
   RegisterRequest,
   StatusOkResponse,
@@ -11,7 +13,7 @@ import {
 } from '@updown/schemas/api';
 import { errorResponses } from '../http/responses';
 import type { AuthContext } from './auth.context';
-import { Unauthenticated } from './auth.errors';
+import { MissingRefreshToken, Unauthenticated } from './auth.errors';
 import type { AuthHook, AuthHooks } from './auth.hooks';
 import { registerUser } from './accounts.handler';
 import { googleLogin } from './google-login.handler';
@@ -30,6 +32,38 @@ export function userView(user: UserRow): UserResponse {
 }
 
 const tags = ['auth'];
+
+/**
+ * The refresh token of a refresh or logout: from the JSON body (the form to use: URLs land in
+ * access logs and proxies) or the query string (the spec's form). Neither, or two that differ,
+ * is refused rather than guessed.
+ */
+export function presentedRefreshToken(
+  body: { refresh_token: string } | null | undefined,
+  query: { refresh_token?: string | undefined },
+): string {
+  const fromBody = body?.refresh_token ?? undefined;
+  const fromQuery = query.refresh_token;
+  if (fromBody !== undefined && fromQuery !== undefined && fromBody !== fromQuery) {
+    throw new MissingRefreshToken(
+      'refresh_token differs between the body and the query string; send it once, in the body',
+    );
+  }
+  const token = fromBody ?? fromQuery;
+  if (token === undefined) {
+    throw new MissingRefreshToken('refresh_token is required, in the JSON body {"refresh_token": "..."}');
+  }
+  return token;
+}
+
+/** Refresh and logout take the token in the body, or (the spec's form) in the query string. */
+const refreshTokenInput = {
+  // Null: no body at all (the query form). The document shows the body as optional (see docs.ts).
+  body: Type.Union([RefreshTokenBody, Type.Null()]),
+  querystring: RefreshTokenQuery,
+  description:
+    'Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal.',
+};
 
 /** `/api/auth/*` (product spec §7 "Authentication"). `limit` is the shared per-IP ceiling. */
 export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook): FastifyPluginAsyncTypebox {
@@ -72,11 +106,11 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
         schema: {
           tags,
           summary: 'Exchange a refresh token for a new access token and the next refresh token',
-          querystring: RefreshTokenQuery,
+          ...refreshTokenInput,
           response: { 200: TokenPairResponse, ...errorResponses(400, 401, 429) },
         },
       },
-      async (request) => refreshSession(ctx, request.query.refresh_token),
+      async (request) => refreshSession(ctx, presentedRefreshToken(request.body, request.query)),
     );
 
     app.post(
@@ -86,12 +120,12 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
         schema: {
           tags,
           summary: 'End the session of a refresh token; answers ok for unknown tokens too',
-          querystring: RefreshTokenQuery,
+          ...refreshTokenInput,
           response: { 200: StatusOkResponse, ...errorResponses(400, 429) },
         },
       },
       async (request) => {
-        await endSession(ctx, request.query.refresh_token);
+        await endSession(ctx, presentedRefreshToken(request.body, request.query));
         return { status: 'ok' as const };
       },
     );
