@@ -95,7 +95,12 @@ describe('gateway app', () => {
       );
       const health = doc.paths['/healthz'].get.responses;
       expect(health['200']).toBeDefined();
-      expect(health['5XX'].content['application/json'].schema.properties).toHaveProperty('detail');
+      // Named schemas are components, referenced by `$ref` (see http/openapi-shape.ts).
+      expect(health['5XX'].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/ErrorResponse',
+      });
+      expect(doc.components.schemas.ErrorResponse.properties).toHaveProperty('detail');
+      expect(health['200'].description).not.toBe('Default Response');
       expect(doc.paths['/api/test/orders'].post.responses['400']).toBeDefined();
     });
 

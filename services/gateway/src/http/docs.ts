@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { GatewayInstance } from './instance';
+import { shapeOpenApiDocument } from './openapi-shape';
 
 export const DOCS_PREFIX = '/docs';
 
@@ -25,6 +26,11 @@ export function registerDocs(app: GatewayInstance): void {
         },
       },
     },
+    // Named components, response descriptions, 413/415: see openapi-shape.ts.
+    transformObject: (documentObject) =>
+      'openapiObject' in documentObject
+        ? shapeOpenApiDocument(documentObject.openapiObject)
+        : documentObject.swaggerObject,
   });
   void app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,

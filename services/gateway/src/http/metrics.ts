@@ -63,7 +63,10 @@ export function registerMetricsRoute(app: GatewayInstance, registry: Registry): 
         summary: 'Prometheus metrics',
         tags: ['operations'],
         response: {
-          200: Type.String({ description: 'Prometheus text exposition format' }),
+          200: {
+            description: 'Every series, in the Prometheus text exposition format (version 0.0.4)',
+            content: { 'text/plain': { schema: Type.String() } },
+          },
           ...errorResponses(),
         },
       },

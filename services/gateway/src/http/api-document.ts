@@ -1,0 +1,102 @@
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { createLogger, createMetricsRegistry, ManualClock, type Database } from '@updown/runtime';
+import { createAdminPlugin } from '../admin/admin.routes';
+import { buildApp } from '../app';
+import { createAuthPlugin } from '../auth/auth.plugin';
+import { GOOGLE_JWKS_DEFAULT } from '../auth/auth.config';
+import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
+import { createMarketPlugin } from '../market/market.plugin';
+import { createTradesPlugin } from '../trades/trades.routes';
+import { createWalletPlugin } from '../wallet/wallet.routes';
+import type { GatewayInstance } from './instance';
+
+/** The OpenAPI document as `/docs/json` serves it: plain JSON. */
+export type ApiDocument = Record<string, unknown> & {
+  readonly openapi: string;
+  readonly paths: Record<string, Record<string, unknown>>;
+  readonly components: Record<string, Record<string, unknown>>;
+};
+
+/** A database that answers nothing: building the document registers routes and never queries. */
+function offlineDb(): Kysely<Database> {
+  return new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+}
+
+const offlineBus = {
+  subscribe: async () => ({ close: async () => undefined }),
+};
+
+/**
+ * The gateway with every API plugin the platform serves, over a database and bus that do
+ * nothing: what `npm run api:types` and the document tests read the OpenAPI document from, with
+ * no PostgreSQL and no port. The composition roots (`main.ts`, the platform) register the same
+ * plugins; `api-document.test.ts` checks that the route tables agree.
+ */
+export async function buildDocumentedApp(): Promise<GatewayInstance> {
+  const db = offlineDb();
+  const logger = createLogger({ level: 'silent', name: 'api-document' });
+  const registry = createMetricsRegistry();
+  const clock = new ManualClock(0);
+  const app = buildApp({
+    config: { CONSOLE_DIR: '/nonexistent', CORS_ORIGINS: [], BODY_LIMIT_BYTES: 1024 * 1024 },
+    logger,
+    registry,
+    db,
+    readiness: async () => ({ ok: true, checks: {} }),
+    plugins: [
+      createAuthPlugin({
+        db,
+        logger,
+        clock,
+        config: {
+          UPDOWN_ENV: 'test',
+          DATA_DIR: '/nonexistent',
+          // Only signs nothing: the document is read, no request is served.
+          JWT_SECRET: 'api-document-only-'.padEnd(48, 'x'),
+          ACCESS_TOKEN_TTL_SEC: 900,
+          REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
+          GOOGLE_CLIENT_ID: undefined,
+          GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
+          AUTH_MAX_FAILURES: 5,
+          AUTH_FAILURE_WINDOW_SEC: 900,
+          AUTH_LOCKOUT_SEC: 900,
+          AUTH_IP_RATE_MAX: 300,
+          AUTH_IP_RATE_WINDOW_SEC: 60,
+        },
+      }),
+      createMarketPlugin({ db, bus: offlineBus, logger, registry, clock }),
+      createTradesPlugin({
+        db,
+        clock,
+        order: {
+          placeTrade: async () => {
+            throw new Error('the documented app places no trades');
+          },
+        },
+        loadEvidence: async () => ({ entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] }),
+      }),
+      createWalletPlugin({ db, clock }),
+      createAdminPlugin({ db, clock }),
+      createLeaderboardPlugin({ db, clock }),
+    ],
+  });
+  await app.ready();
+  return app;
+}
+
+/** The OpenAPI document of the whole API, as served at `/docs/json`. */
+export async function buildApiDocument(): Promise<ApiDocument> {
+  const app = await buildDocumentedApp();
+  try {
+    return JSON.parse(JSON.stringify(app.swagger())) as ApiDocument;
+  } finally {
+    await app.close();
+  }
+}
