@@ -21,7 +21,8 @@ export const PASSWORD_LENGTH_MAX = 128;
  */
 export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@.]+(\\.[^\\s@.]+)+$';
 /** Some character that is not a space, and no control characters anywhere. */
-const PRINTABLE_NOT_BLANK = '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
+const PRINTABLE_NOT_BLANK =
+  '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$';
 
 const INVALID_EMAIL = 'Enter a valid email address';
 

@@ -4,7 +4,9 @@ import { createLogger, redactUrl } from './logger';
 
 describe('redactUrl', () => {
   it('replaces the value of every credential-carrying query parameter and keeps the rest', () => {
-    expect(redactUrl('/api/auth/refresh?refresh_token=abc.def')).toBe('/api/auth/refresh?refresh_token=[redacted]');
+    expect(redactUrl('/api/auth/refresh?refresh_token=abc.def')).toBe(
+      '/api/auth/refresh?refresh_token=[redacted]',
+    );
     expect(redactUrl('/api/market/candles?pair=BTCUSDT&access_token=x&limit=5')).toBe(
       '/api/market/candles?pair=BTCUSDT&access_token=[redacted]&limit=5',
     );

@@ -51,7 +51,8 @@ class ComponentCollector {
     const rewritten: JsonObject = {};
     for (const [key, value] of Object.entries(schema)) {
       // Examples and defaults are data, not schemas; a `title` inside one is a value.
-      rewritten[key] = key === 'examples' || key === 'default' || key === 'example' ? value : this.hoist(value);
+      rewritten[key] =
+        key === 'examples' || key === 'default' || key === 'example' ? value : this.hoist(value);
     }
     const title = rewritten.title;
     if (typeof title !== 'string' || !/^[A-Za-z0-9._-]+$/.test(title)) return rewritten;
