@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api } from './api-client';
+import { ApiError, api, urlOf } from './api-client';
 import { tokenStore } from './token-store';
 
 function json(status: number, body: unknown): Response {
@@ -33,7 +33,10 @@ describe('api client', () => {
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
       if (url.startsWith('/api/auth/refresh')) {
         refreshes += 1;
-        expect(url).toBe('/api/auth/refresh?refresh_token=refresh-1');
+        // In the body, never the URL: a URL lands in access logs and proxies.
+        expect(url).toBe('/api/auth/refresh');
+        expect(init?.method).toBe('POST');
+        expect(JSON.parse(String(init?.body))).toEqual({ refresh_token: 'refresh-1' });
         await new Promise((resolve) => setTimeout(resolve, 10));
         return json(200, { access_token: 'new-access', refresh_token: 'refresh-2' });
       }
@@ -46,7 +49,7 @@ describe('api client', () => {
     const results = await Promise.all([
       api.get('/api/wallet'),
       api.get('/api/trades/active'),
-      api.get('/api/trades/history?limit=20'),
+      api.get('/api/trades/history', { query: { limit: 20 } }),
     ]);
 
     expect(refreshes).toBe(1);
@@ -103,5 +106,18 @@ describe('api client', () => {
       detail: 'Amount must be positive',
       code: 'VALIDATION',
     });
+  });
+
+  it('fills path templates with encoded parameters and builds the query string', async () => {
+    expect(urlOf('/api/admin/pairs/{symbol}', { symbol: 'A/B?c' })).toBe('/api/admin/pairs/A%2FB%3Fc');
+    expect(
+      urlOf('/api/market/candles', undefined, { pair: 'BTCUSDT', limit: 200, timeframe: undefined }),
+    ).toBe('/api/market/candles?pair=BTCUSDT&limit=200');
+    expect(() => urlOf('/api/trades/{id}', {})).toThrow('missing path parameter id');
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { status: 'ok' }));
+    vi.stubGlobal('fetch', fetchMock);
+    await api.delete('/api/admin/pairs/{symbol}', { params: { symbol: 'BTC.X' } });
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/pairs/BTC.X');
+    expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('DELETE');
   });
 });

@@ -1,3 +1,13 @@
+import type {
+  ApiPath,
+  BodyOf,
+  HttpMethod,
+  ParamsOf,
+  PathWith,
+  QueryOf,
+  ResponseOf,
+  Schemas,
+} from './api-schema';
 import { tokenStore } from './token-store';
 
 /**
@@ -38,20 +48,19 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-}
-
 let refreshInFlight: Promise<boolean> | null = null;
 
 async function refreshOnce(refreshToken: string): Promise<boolean> {
   try {
-    const response = await fetch(`/api/auth/refresh?refresh_token=${encodeURIComponent(refreshToken)}`, {
+    // The token goes in the body: a URL lands in access logs and proxies.
+    const body: BodyOf<'/api/auth/refresh', 'post'> = { refresh_token: refreshToken };
+    const response = await fetch('/api/auth/refresh', {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     if (!response.ok) return false;
-    const tokens = (await response.json()) as TokenPair;
+    const tokens = (await response.json()) as Schemas['TokenPair'];
     tokenStore.setTokens(tokens.access_token, tokens.refresh_token);
     return true;
   } catch (error) {
@@ -121,9 +130,60 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   return readBody<T>(response);
 }
 
+/** Options of a typed call: path parameters and the query string come typed from the document. */
+export type CallOptions<P extends ApiPath, M extends HttpMethod> = Omit<RequestOptions, 'method' | 'body'> & {
+  params?: ParamsOf<P, M>;
+  query?: QueryOf<P, M>;
+};
+
+/**
+ * The URL of a path template: each `{name}` replaced by its URL-encoded parameter (symbols may hold
+ * dots and dashes, and a path is no place to trust), then the query string, without empty values.
+ */
+export function urlOf(template: string, params?: unknown, query?: unknown): string {
+  const values = (params ?? {}) as Record<string, string | number>;
+  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`${template}: missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text === '' ? path : `${path}?${text}`;
+}
+
+function call<P extends ApiPath, M extends HttpMethod>(
+  method: M,
+  path: P,
+  body: unknown,
+  options: CallOptions<P, M> = {},
+): Promise<ResponseOf<P, M>> {
+  const { params, query, ...rest } = options;
+  return apiRequest<ResponseOf<P, M>>(urlOf(path, params, query), {
+    ...rest,
+    method: method.toUpperCase() as NonNullable<RequestOptions['method']>,
+    body,
+  });
+}
+
+/**
+ * Calls typed by the OpenAPI document: the path is a template the document has (`'/api/trades/place'`,
+ * `'/api/admin/pairs/{symbol}'`), the body is that operation's request body and the answer its
+ * success response, all from the generated `api-types.ts`.
+ */
 export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, body?: unknown, options?: Omit<RequestOptions, 'method' | 'body'>) =>
-    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  get: <P extends PathWith<'get'>>(path: P, options?: CallOptions<P, 'get'>) =>
+    call('get', path, undefined, options),
+  post: <P extends PathWith<'post'>>(path: P, body?: BodyOf<P, 'post'>, options?: CallOptions<P, 'post'>) =>
+    call('post', path, body, options),
+  patch: <P extends PathWith<'patch'>>(
+    path: P,
+    body: BodyOf<P, 'patch'>,
+    options?: CallOptions<P, 'patch'>,
+  ) => call('patch', path, body, options),
+  delete: <P extends PathWith<'delete'>>(path: P, options?: CallOptions<P, 'delete'>) =>
+    call('delete', path, undefined, options),
 };

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { UserResponse } from '@updown/schemas/api';
 import { api } from '../api-client';
+import type { Schemas } from '../api-schema';
 
-export type User = UserResponse;
+export type User = Schemas['User'];
 
 export function getMe(): Promise<User> {
-  return api.get<User>('/api/auth/me');
+  return api.get('/api/auth/me');
 }
 
 export function meQueryOptions() {

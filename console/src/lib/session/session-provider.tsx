@@ -37,9 +37,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const refreshToken = tokenStore.refreshToken();
     if (refreshToken) {
       try {
-        await api.post(`/api/auth/logout?refresh_token=${encodeURIComponent(refreshToken)}`, undefined, {
-          auth: false,
-        });
+        // The token goes in the body: a URL lands in access logs and proxies.
+        await api.post('/api/auth/logout', { refresh_token: refreshToken }, { auth: false });
       } catch (error) {
         console.error('Logout failed', error);
       }

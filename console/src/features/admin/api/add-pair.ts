@@ -1,5 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AddPairBody, MarketPair } from '@updown/schemas/api';
+import type { BodyOf, Schemas } from '../../../lib/api-schema';
+
+type AddPairBody = BodyOf<'/api/admin/pairs', 'post'>;
+type MarketPair = Schemas['MarketPair'];
 import { api } from '../../../lib/api-client';
 import { adminPairsQueryOptions } from './get-admin-pairs';
 
@@ -7,7 +10,7 @@ import { adminPairsQueryOptions } from './get-admin-pairs';
 export const DEFAULT_PAIR_PROVIDER = 'OTC';
 
 export function addPair(body: AddPairBody): Promise<MarketPair> {
-  return api.post<MarketPair>('/api/admin/pairs', { provider: DEFAULT_PAIR_PROVIDER, ...body });
+  return api.post('/api/admin/pairs', { provider: DEFAULT_PAIR_PROVIDER, ...body });
 }
 
 export function useAddPair() {

@@ -1,18 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PaymentRequest } from '@updown/schemas/api';
+import type { BodyOf, Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import { depositsQueryOptions } from './get-deposits';
 import { usersQueryOptions } from './get-users';
 
-export type RequestAction = 'approve' | 'reject';
+export type RequestAction = BodyOf<'/api/admin/deposits/{id}', 'post'>['action'];
 
 export interface DecideRequestInput {
   id: string;
   action: RequestAction;
 }
 
-export function decideDeposit({ id, action }: DecideRequestInput): Promise<PaymentRequest> {
-  return api.post<PaymentRequest>(`/api/admin/deposits/${encodeURIComponent(id)}`, { action });
+export function decideDeposit({ id, action }: DecideRequestInput): Promise<Schemas['PaymentRequest']> {
+  return api.post('/api/admin/deposits/{id}', { action }, { params: { id } });
 }
 
 /**

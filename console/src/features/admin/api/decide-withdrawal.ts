@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PaymentRequest } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import type { DecideRequestInput } from './decide-deposit';
 import { usersQueryOptions } from './get-users';
 import { withdrawalsQueryOptions } from './get-withdrawals';
 
-export function decideWithdrawal({ id, action }: DecideRequestInput): Promise<PaymentRequest> {
-  return api.post<PaymentRequest>(`/api/admin/withdrawals/${encodeURIComponent(id)}`, { action });
+export function decideWithdrawal({ id, action }: DecideRequestInput): Promise<Schemas['PaymentRequest']> {
+  return api.post('/api/admin/withdrawals/{id}', { action }, { params: { id } });
 }
 
 /**

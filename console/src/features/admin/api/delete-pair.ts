@@ -1,12 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 import { adminPairsQueryOptions } from './get-admin-pairs';
 
 /** The symbol travels URL-encoded: symbols may hold dots and dashes, and a path is no place to trust. */
-export function deletePair(symbol: string): Promise<{ status: 'ok' }> {
-  return apiRequest<{ status: 'ok' }>(`/api/admin/pairs/${encodeURIComponent(symbol)}`, {
-    method: 'DELETE',
-  });
+export function deletePair(symbol: string): Promise<Schemas['StatusOk']> {
+  return api.delete('/api/admin/pairs/{symbol}', { params: { symbol } });
 }
 
 export function useDeletePair() {

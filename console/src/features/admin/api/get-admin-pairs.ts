@@ -1,10 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MarketPair } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
+
+type MarketPair = Schemas['MarketPair'];
 import { api } from '../../../lib/api-client';
 
 /** Every pair, disabled ones included (the public market list hides nothing but is not the admin's). */
 export function getAdminPairs(): Promise<MarketPair[]> {
-  return api.get<MarketPair[]>('/api/admin/pairs');
+  return api.get('/api/admin/pairs');
 }
 
 export function adminPairsQueryOptions() {

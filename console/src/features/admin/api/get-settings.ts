@@ -1,9 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PlatformSettings } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
+
+type PlatformSettings = Schemas['PlatformSettings'];
 import { api } from '../../../lib/api-client';
 
 export function getSettings(): Promise<PlatformSettings> {
-  return api.get<PlatformSettings>('/api/admin/settings');
+  return api.get('/api/admin/settings');
 }
 
 export function settingsQueryOptions() {

@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUserResponse } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 
-export type AdminUser = AdminUserResponse;
+export type AdminUser = Schemas['AdminUser'];
 
 /** Newest accounts first, each with its balances and settled real-trade statistics. */
 export function getUsers(): Promise<AdminUser[]> {
-  return api.get<AdminUser[]>('/api/admin/users');
+  return api.get('/api/admin/users');
 }
 
 export function usersQueryOptions() {

@@ -1,10 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PaymentRequest } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
+
+type PaymentRequest = Schemas['PaymentRequest'];
 import { api } from '../../../lib/api-client';
 
 /** Newest first, every status: the table shows decided rows too, with buttons only on pending ones. */
 export function getWithdrawals(): Promise<PaymentRequest[]> {
-  return api.get<PaymentRequest[]>('/api/admin/withdrawals');
+  return api.get('/api/admin/withdrawals');
 }
 
 export function withdrawalsQueryOptions() {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MarketPair } from '@updown/schemas/api';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 import { adminPairsQueryOptions } from './get-admin-pairs';
 
 export interface UpdatePairInput {
@@ -8,11 +8,8 @@ export interface UpdatePairInput {
   active: boolean;
 }
 
-export function updatePair({ symbol, active }: UpdatePairInput): Promise<MarketPair> {
-  return apiRequest<MarketPair>(`/api/admin/pairs/${encodeURIComponent(symbol)}`, {
-    method: 'PATCH',
-    body: { active },
-  });
+export function updatePair({ symbol, active }: UpdatePairInput): Promise<Schemas['MarketPair']> {
+  return api.patch('/api/admin/pairs/{symbol}', { active }, { params: { symbol } });
 }
 
 export function useUpdatePair() {

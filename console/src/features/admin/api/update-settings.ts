@@ -1,12 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PlatformSettings } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
+
+type PlatformSettings = Schemas['PlatformSettings'];
 import { api } from '../../../lib/api-client';
 import { adminPairsQueryOptions } from './get-admin-pairs';
 import { settingsQueryOptions } from './get-settings';
 
 /** The console always sends both settings, so what is saved is exactly what the form shows. */
 export function updateSettings(body: PlatformSettings): Promise<PlatformSettings> {
-  return api.post<PlatformSettings>('/api/admin/settings', body);
+  return api.post('/api/admin/settings', body);
 }
 
 export function useUpdateSettings() {

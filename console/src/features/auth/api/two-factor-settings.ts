@@ -1,13 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { TwoFactorSetupResponse } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import { meQueryOptions } from '../../../lib/session/get-me';
 
-export type TwoFactorSetup = TwoFactorSetupResponse;
+export type TwoFactorSetup = Schemas['TwoFactorSetup'];
 
 /** A new secret with its otpauth URL and QR code; two-factor stays off until a code confirms it. */
 export function startTwoFactorSetup(): Promise<TwoFactorSetup> {
-  return api.post<TwoFactorSetup>('/api/2fa/setup');
+  return api.post('/api/2fa/setup');
 }
 
 export function enableTwoFactor(code: string): Promise<unknown> {

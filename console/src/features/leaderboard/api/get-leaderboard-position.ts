@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { LeaderboardEntry } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import { LEADERBOARD_REFRESH_MS } from './get-daily-leaderboard';
 
 /** The signed-in trader's own row, ranked or not (rank null until a real trade settles today). */
-export function getLeaderboardPosition(userId: string): Promise<LeaderboardEntry> {
-  return api.get<LeaderboardEntry>(`/api/leaderboard/daily/position/${encodeURIComponent(userId)}`);
+export function getLeaderboardPosition(userId: string): Promise<Schemas['LeaderboardEntry']> {
+  return api.get('/api/leaderboard/daily/position/{user_id}', { params: { user_id: userId } });
 }
 
 export function leaderboardPositionQueryOptions(userId: string) {

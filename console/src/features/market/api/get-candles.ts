@@ -1,15 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Candle } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import type { Timeframe } from '@updown/schemas/market';
 import { api } from '../../../lib/api-client';
 
-export type { Candle };
+export type Candle = Schemas['Candle'];
 
 export const CANDLES_LIMIT = 200;
 
 export function getCandles(pair: string, timeframe: Timeframe): Promise<Candle[]> {
-  const query = new URLSearchParams({ pair, timeframe, limit: String(CANDLES_LIMIT) });
-  return api.get<Candle[]>(`/api/market/candles?${query.toString()}`, { auth: false });
+  return api.get('/api/market/candles', { auth: false, query: { pair, timeframe, limit: CANDLES_LIMIT } });
 }
 
 /**

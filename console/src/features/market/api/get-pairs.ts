@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MarketPair } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 
-export type Pair = MarketPair;
+export type Pair = Schemas['MarketPair'];
 
 export function getPairs(): Promise<Pair[]> {
-  return api.get<Pair[]>('/api/market/pairs', { auth: false });
+  return api.get('/api/market/pairs', { auth: false });
 }
 
 export function pairsQueryOptions() {

@@ -1,25 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Trade } from '@updown/schemas/api';
 import { api } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 
 /** What `GET /api/trades/active` returns per trade: a pending trade without its outcome fields. */
-export type ActiveTrade = Pick<
-  Trade,
-  | 'id'
-  | 'pair'
-  | 'direction'
-  | 'amount'
-  | 'entry_price'
-  | 'expiry_ts'
-  | 'payout_pct'
-  | 'account_type'
-  | 'created_at'
-> & { status: 'pending' };
+export type ActiveTrade = Schemas['ActiveTrade'];
 
 export const ACTIVE_TRADES_POLL_MS = 1000;
 
 export function getActiveTrades(): Promise<ActiveTrade[]> {
-  return api.get<ActiveTrade[]>('/api/trades/active');
+  return api.get('/api/trades/active');
 }
 
 export function activeTradesQueryOptions() {

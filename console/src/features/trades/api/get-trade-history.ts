@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Trade } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 
-export type { Trade };
+export type Trade = Schemas['Trade'];
 
 export const HISTORY_LIMIT = 20;
 export const HISTORY_POLL_MS = 3000;
 
 export function getTradeHistory(limit = HISTORY_LIMIT): Promise<Trade[]> {
-  return api.get<Trade[]>(`/api/trades/history?limit=${limit}`);
+  return api.get('/api/trades/history', { query: { limit } });
 }
 
 export function tradeHistoryQueryOptions(limit = HISTORY_LIMIT) {

@@ -1,5 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { PlaceTradeBody, Trade } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
+
+type PlaceTradeBody = Schemas['PlaceTradeBody'];
+/** The durations the server takes, as a type: a trade of any other length does not compile. */
+export type TradeDuration = PlaceTradeBody['duration'];
+type Trade = Schemas['Trade'];
 import { api } from '../../../lib/api-client';
 import { randomId } from '../../../lib/random-id';
 import { activeTradesQueryOptions } from './get-active-trades';
@@ -7,7 +12,7 @@ import { tradeHistoryQueryOptions } from './get-trade-history';
 
 /** One key per click: a network retry of the same click is debited once by the server. */
 export function placeTrade(body: PlaceTradeBody, idempotencyKey: string): Promise<Trade> {
-  return api.post<Trade>('/api/trades/place', body, { headers: { 'Idempotency-Key': idempotencyKey } });
+  return api.post('/api/trades/place', body, { headers: { 'Idempotency-Key': idempotencyKey } });
 }
 
 export function usePlaceTrade() {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
 import { formatMoney, formatPrice } from '../../../lib/format';
-import { usePlaceTrade } from '../api/place-trade';
+import { usePlaceTrade, type TradeDuration } from '../api/place-trade';
 import { DURATIONS, QUICK_AMOUNTS, parseAmount, potentialProfit } from './trade-amount';
 import { TradeHistory } from './trade-history';
 
@@ -19,7 +19,7 @@ export function TradePanel({ pair, currentPrice, payoutPct }: Props) {
   const [tab, setTab] = useState<'trade' | 'history'>('trade');
   const [accountType, setAccountType] = useState<AccountType>('demo');
   const [amountInput, setAmountInput] = useState('10');
-  const [duration, setDuration] = useState(60);
+  const [duration, setDuration] = useState<TradeDuration>(60);
   const place = usePlaceTrade();
   const amount = parseAmount(amountInput);
 
@@ -115,7 +115,14 @@ export function TradePanel({ pair, currentPrice, payoutPct }: Props) {
 
           <label className="field">
             <span>Duration</span>
-            <select value={duration} onChange={(event) => setDuration(Number(event.target.value))}>
+            <select
+              value={duration}
+              onChange={(event) =>
+                setDuration(
+                  DURATIONS.find((o) => String(o.seconds) === event.target.value)?.seconds ?? duration,
+                )
+              }
+            >
               {DURATIONS.map((option) => (
                 <option key={option.seconds} value={option.seconds}>
                   {option.label}

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 import { invalidateWallet } from './get-wallet';
 
-export function cancelBonus(): Promise<unknown> {
-  return api.post<unknown>('/api/wallet/cancel-bonus');
+export function cancelBonus(): Promise<Schemas['Wallet']> {
+  return api.post('/api/wallet/cancel-bonus');
 }
 
 export function useCancelBonus() {

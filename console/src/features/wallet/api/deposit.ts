@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WalletAmountBody, WalletCommandResponse } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import { invalidateWallet } from './get-wallet';
 
-export function deposit(body: WalletAmountBody): Promise<WalletCommandResponse> {
-  return api.post<WalletCommandResponse>('/api/wallet/deposit', body);
+export function deposit(body: Schemas['DepositBody']): Promise<Schemas['WalletCommandResponse']> {
+  return api.post('/api/wallet/deposit', body);
 }
 
 export function useDeposit() {

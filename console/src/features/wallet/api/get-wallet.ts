@@ -1,16 +1,16 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import type { WalletResponse } from '@updown/schemas/api';
 import { api } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 import {
   DASHBOARD_TRANSACTIONS_LIMIT,
   WALLET_TRANSACTIONS_LIMIT,
   transactionsQueryOptions,
 } from './get-transactions';
 
-export type Wallet = WalletResponse;
+export type Wallet = Schemas['Wallet'];
 
 export function getWallet(): Promise<Wallet> {
-  return api.get<Wallet>('/api/wallet');
+  return api.get('/api/wallet');
 }
 
 export function walletQueryOptions() {

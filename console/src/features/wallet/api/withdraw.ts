@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WalletAmountBody, WalletCommandResponse } from '@updown/schemas/api';
+import type { Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 import { invalidateWallet } from './get-wallet';
 
-export function withdraw(body: WalletAmountBody): Promise<WalletCommandResponse> {
-  return api.post<WalletCommandResponse>('/api/wallet/withdraw', body);
+export function withdraw(body: Schemas['WithdrawBody']): Promise<Schemas['WalletCommandResponse']> {
+  return api.post('/api/wallet/withdraw', body);
 }
 
 export function useWithdraw() {
