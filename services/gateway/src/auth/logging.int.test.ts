@@ -81,9 +81,24 @@ describe('secrets in logs', () => {
       })
     ).json();
     secrets.push(verified.access_token, verified.refresh_token);
-    await inject({ method: 'POST', url: `/api/auth/logout?refresh_token=${verified.refresh_token}` });
+    // The body form, then the query form on routes that do not even take a token: a token in any
+    // URL is redacted, whatever the route (a 404 and a public route here).
+    const bodyForm = (
+      await inject({
+        method: 'POST',
+        url: '/api/auth/refresh',
+        payload: { refresh_token: verified.refresh_token },
+      })
+    ).json();
+    secrets.push(bodyForm.access_token, bodyForm.refresh_token);
+    await inject({ method: 'GET', url: `/api/nothing-here?refresh_token=${bodyForm.refresh_token}&limit=5` });
+    await inject({ method: 'GET', url: `/healthz?access_token=${bodyForm.access_token}` });
+    await inject({ method: 'POST', url: `/api/auth/logout?refresh_token=${bodyForm.refresh_token}` });
 
     const logged = text();
+    // The URL is still logged, with the credential's value replaced.
+    expect(logged).toContain('/api/nothing-here?refresh_token=[redacted]&limit=5');
+    expect(logged).toContain('/api/auth/logout?refresh_token=[redacted]');
     expect(logged).toContain('request completed');
     expect(logged).toContain('/api/auth/refresh');
     expect(logged).toContain('session family is revoked');

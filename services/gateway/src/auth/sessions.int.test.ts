@@ -261,7 +261,72 @@ describe('accounts and sessions', () => {
     expect(unknown.json()).toEqual({ status: 'ok' });
     const missing = await t.app.inject({ method: 'POST', url: '/api/auth/logout' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json().code).toBe('VALIDATION');
+    expect(missing.json()).toEqual({
+      detail: 'refresh_token is required, in the JSON body {"refresh_token": "..."}',
+      code: 'VALIDATION',
+    });
+  });
+
+  it('takes the refresh token in the JSON body for refresh and logout', async () => {
+    const account = newAccount('body');
+    await register(t.app, account);
+    const tokens = await login(t.app, account.email, account.password);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: tokens.refresh_token },
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const next = refreshed.json<{ access_token: string; refresh_token: string }>();
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    // The same token in both places is one token.
+    const both = await t.app.inject({
+      method: 'POST',
+      url: `/api/auth/logout?refresh_token=${next.refresh_token}`,
+      payload: { refresh_token: next.refresh_token },
+    });
+    expect(both.json()).toEqual({ status: 'ok' });
+    const afterLogout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: next.refresh_token },
+    });
+    expect(afterLogout.statusCode).toBe(401);
+  });
+
+  it('refuses a refresh with no token, or with a body and a query that disagree, and spends nothing', async () => {
+    const account = newAccount('disagree');
+    await register(t.app, account);
+    const tokens = await login(t.app, account.email, account.password);
+    for (const url of ['/api/auth/refresh', '/api/auth/logout']) {
+      const differ = await t.app.inject({
+        method: 'POST',
+        url: `${url}?refresh_token=someone-else`,
+        payload: { refresh_token: tokens.refresh_token },
+      });
+      expect(differ.statusCode).toBe(400);
+      expect(differ.json()).toEqual({
+        detail: 'refresh_token differs between the body and the query string; send it once, in the body',
+        code: 'VALIDATION',
+      });
+      const empty = await t.app.inject({ method: 'POST', url, payload: {} });
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().detail).toBe('refresh_token is required');
+      const none = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(none.statusCode).toBe(400);
+      expect(none.json().detail).toMatch(/^refresh_token is required/);
+    }
+    // Nothing was spent or revoked: the token still refreshes once.
+    const still = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: tokens.refresh_token },
+    });
+    expect(still.statusCode, still.body).toBe(200);
   });
 
   it('requires a valid, unexpired access token for me', async () => {
