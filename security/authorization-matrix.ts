@@ -116,6 +116,10 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     request: () => get('/docs/static/swagger-initializer.js'),
   },
   'GET /docs/json': { expect: everyone(200), request: () => get('/docs/json') },
+  'GET /docs/asyncapi/market-ws.json': {
+    expect: everyone(200),
+    request: () => get('/docs/asyncapi/market-ws.json'),
+  },
   'GET /docs/yaml': { expect: everyone(200), request: () => get('/docs/yaml') },
   'GET /docs/static/*': { expect: everyone(200), request: () => get('/docs/static/swagger-ui.css') },
   'GET /healthz': { expect: everyone(200), request: () => get('/healthz') },

@@ -95,4 +95,5 @@ export {
   UpdatePairBody,
   UpdateSettingsBody,
 } from './admin';
+export { buildMarketWsAsyncApiDocument, MARKET_WS_CLOSE_CODES } from './market-ws.asyncapi';
 export { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from './leaderboard';

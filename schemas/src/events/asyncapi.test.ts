@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { buildMarketWsAsyncApiDocument, MARKET_WS_CLOSE, PAIR_SYMBOL_PATTERN } from '../api/index';
 import { buildAsyncApiDocument, channelId } from './asyncapi';
 import { deadLetterTopic, eventTopics } from './topics';
 
@@ -56,5 +57,41 @@ describe('AsyncAPI document', () => {
     } & Doc;
     expect(doc.servers.kafka.host).toBe('127.0.0.1:19092');
     expect(doc.channels.marketTicksV1?.bindings).toMatchObject({ kafka: { partitions: 3 } });
+  });
+});
+
+describe('market WebSocket AsyncAPI document', () => {
+  it('is committed up to date (run `npm run schemas:asyncapi` if not)', () => {
+    const committed = JSON.parse(
+      readFileSync(new URL('../../market-ws.asyncapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
+    expect(committed).toEqual(JSON.parse(JSON.stringify(buildMarketWsAsyncApiDocument())));
+  });
+
+  it('states the query, the message and every close code', () => {
+    const doc = buildMarketWsAsyncApiDocument('127.0.0.1:9') as unknown as {
+      asyncapi: string;
+      servers: { gateway: { host: string; protocol: string } };
+      channels: {
+        marketPrices: {
+          address: string;
+          description: string;
+          bindings: { ws: { query: { required: string[]; properties: { pair: { pattern: string } } } } };
+          'x-close-codes': { code: number }[];
+        };
+      };
+      components: { messages: { LivePrice: { payload: { required: string[] } } } };
+    };
+    expect(doc.asyncapi).toBe('3.0.0');
+    expect(doc.servers.gateway).toMatchObject({ host: '127.0.0.1:9', protocol: 'ws' });
+    const channel = doc.channels.marketPrices;
+    expect(channel.address).toBe('/api/market/ws');
+    expect(channel.bindings.ws.query.required).toEqual(['pair']);
+    expect(channel.bindings.ws.query.properties.pair.pattern).toBe(PAIR_SYMBOL_PATTERN);
+    expect(doc.components.messages.LivePrice.payload.required).toEqual(['pair', 'price', 'ts']);
+    for (const code of Object.values(MARKET_WS_CLOSE)) {
+      expect(channel['x-close-codes'].map((c) => c.code)).toContain(code);
+      expect(channel.description).toContain(`${code}:`);
+    }
   });
 });

@@ -104,6 +104,18 @@ describe('gateway app', () => {
       expect(doc.paths['/api/test/orders'].post.responses['400']).toBeDefined();
     });
 
+    it('serves the price WebSocket as AsyncAPI next to the OpenAPI document, naming this server', async () => {
+      const res = await t.app.inject({
+        url: '/docs/asyncapi/market-ws.json',
+        headers: { host: 'api.example:8443' },
+      });
+      expect(res.statusCode).toBe(200);
+      const doc = res.json();
+      expect(doc.asyncapi).toBe('3.0.0');
+      expect(doc.servers.gateway).toMatchObject({ host: 'api.example:8443', protocol: 'ws' });
+      expect(doc.channels.marketPrices.address).toBe('/api/market/ws');
+    });
+
     it('serves the Swagger UI page under the same security policy', async () => {
       const page = await t.app.inject({ url: '/docs/' });
       expect(page.statusCode).toBe(200);

@@ -1,9 +1,12 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { buildMarketWsAsyncApiDocument } from '@updown/schemas/api';
 import type { GatewayInstance } from './instance';
 import { shapeOpenApiDocument } from './openapi-shape';
 
 export const DOCS_PREFIX = '/docs';
+/** The AsyncAPI document of the price WebSocket, which OpenAPI cannot describe. */
+export const MARKET_WS_ASYNCAPI_URL = `${DOCS_PREFIX}/asyncapi/market-ws.json`;
 
 /**
  * OpenAPI 3 generated from the route schemas (the same TypeBox objects that validate and
@@ -40,4 +43,8 @@ export function registerDocs(app: GatewayInstance): void {
     staticCSP: false,
     transformStaticCSP: (header) => header.replace("style-src 'self'", "style-src 'self' 'unsafe-inline'"),
   });
+  // The server a reader connects to is the one that served the document.
+  app.get(MARKET_WS_ASYNCAPI_URL, { schema: { hide: true } }, async (request) =>
+    buildMarketWsAsyncApiDocument(request.host),
+  );
 }
