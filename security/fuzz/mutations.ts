@@ -113,9 +113,12 @@ function deeplyNested(depth: number): RawJson {
  * value, removed, or joined by an unknown one, or the whole value swapped for a non-object.
  */
 export function mutateObject(
-  valid: Readonly<Record<string, unknown>>,
-  schema: JsonSchema,
+  generated: Readonly<Record<string, unknown>> | null,
+  bodySchema: JsonSchema,
 ): fc.Arbitrary<unknown> {
+  // A body that may also be left out (`anyOf [object, null]`) is mutated in its object form.
+  const schema = bodySchema.anyOf?.find((branch) => branch.type === 'object') ?? bodySchema;
+  const valid: Readonly<Record<string, unknown>> = generated ?? {};
   const keys = Object.keys(schema.properties ?? {});
   const replaceField =
     keys.length === 0

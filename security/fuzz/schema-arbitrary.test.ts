@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { FormatRegistry, type TSchema } from '@sinclair/typebox';
-import { Value } from '@sinclair/typebox/value';
+import type { TSchema } from '@sinclair/typebox';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import {
   AdminUsersQuery,
@@ -13,8 +14,16 @@ import {
 import { mutateObject, RawJson, toJsonText } from './mutations';
 import { arbitraryFromSchema, type JsonSchema } from './schema-arbitrary';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-if (!FormatRegistry.Has('uuid')) FormatRegistry.Set('uuid', (value) => UUID.test(value));
+/**
+ * Judged as the gateway judges: Ajv, with the float tolerance money's `multipleOf: 0.01` needs
+ * (TypeBox's own checker takes `0.29 % 0.01` literally and refuses cents).
+ */
+const ajv = new Ajv({ strict: false, multipleOfPrecision: 6 });
+addFormats(ajv);
+const firstError = (schema: TSchema, value: unknown): string | undefined => {
+  const validate = ajv.compile(schema);
+  return validate(value) ? undefined : ajv.errorsText(validate.errors);
+};
 
 const SCHEMAS: Record<string, TSchema> = {
   PlaceTradeBody,
@@ -30,7 +39,7 @@ describe('arbitraryFromSchema', () => {
     it(`generates only values ${name} accepts`, () => {
       fc.assert(
         fc.property(arbitraryFromSchema(schema as JsonSchema), (value) => {
-          expect(Value.Errors(schema, value).First()?.message, JSON.stringify(value)).toBeUndefined();
+          expect(firstError(schema, value), JSON.stringify(value)).toBeUndefined();
         }),
         { numRuns: 300 },
       );
@@ -52,7 +61,7 @@ describe('arbitraryFromSchema', () => {
             refused++;
             return;
           }
-          if (!Value.Check(PlaceTradeBody, parsed)) refused++;
+          if (firstError(PlaceTradeBody, parsed) !== undefined) refused++;
         },
       ),
       { numRuns: runs },

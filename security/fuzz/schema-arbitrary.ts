@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 
 /**
- * The subset of JSON Schema the API's TypeBox schemas use: objects, strings (lengths, `uuid`),
- * numbers and integers with bounds, booleans, null, `const`, `enum` and `anyOf`.
+ * The subset of JSON Schema the API's TypeBox schemas use: objects, strings (lengths, `uuid`,
+ * `pattern`), numbers and integers with bounds and `multipleOf`, booleans, null, `const`, `enum`
+ * and `anyOf`.
  */
 export interface JsonSchema {
   readonly type?: string;
@@ -19,6 +20,8 @@ export interface JsonSchema {
   readonly maximum?: number;
   readonly exclusiveMinimum?: number;
   readonly exclusiveMaximum?: number;
+  readonly multipleOf?: number;
+  readonly pattern?: string;
   readonly items?: JsonSchema;
 }
 
@@ -64,7 +67,25 @@ function intRange(schema: JsonSchema): { min: number; max: number } {
   };
 }
 
+/** Multiples of `step` inside the bounds, written with no more decimals than `step` has (0.01 → cents). */
+function multiplesArbitrary(schema: JsonSchema, step: number): fc.Arbitrary<number> {
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  const scale = 10 ** decimals;
+  const min = schema.minimum ?? schema.exclusiveMinimum ?? -1e9;
+  const max = schema.maximum ?? schema.exclusiveMaximum ?? 1e9;
+  const stepUnits = Math.round(step * scale);
+  return fc
+    .integer({ min: Math.ceil((min * scale) / stepUnits), max: Math.floor((max * scale) / stepUnits) })
+    .map((k) => (k * stepUnits) / scale)
+    .filter(
+      (n) =>
+        (schema.exclusiveMinimum === undefined || n > schema.exclusiveMinimum) &&
+        (schema.exclusiveMaximum === undefined || n < schema.exclusiveMaximum),
+    );
+}
+
 function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
+  if (schema.multipleOf !== undefined) return multiplesArbitrary(schema, schema.multipleOf);
   if (schema.type === 'integer') return fc.integer(intRange(schema));
   const min = schema.minimum ?? schema.exclusiveMinimum ?? -1e9;
   const max = schema.maximum ?? schema.exclusiveMaximum ?? 1e9;
@@ -85,8 +106,15 @@ function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   // Long strings are generated separately (mutations); valid ones stay short so runs are quick.
   const maxLength = Math.min(schema.maxLength ?? 64, 64);
+  const pattern = schema.pattern === undefined ? undefined : new RegExp(schema.pattern, 'u');
   const fits = (s: string) =>
-    [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Number.POSITIVE_INFINITY);
+    [...s].length >= minLength &&
+    [...s].length <= (schema.maxLength ?? Number.POSITIVE_INFINITY) &&
+    (pattern === undefined || pattern.test(s));
+  if (pattern) {
+    // Strings the pattern allows, at the allowed lengths (hostile ones come from the mutations).
+    return fc.stringMatching(pattern).filter(fits);
+  }
   return fc.oneof(
     { weight: 3, arbitrary: fc.string({ minLength, maxLength, unit: 'grapheme-ascii' }) },
     { weight: 2, arbitrary: fc.string({ minLength, maxLength, unit: 'binary' }) },
