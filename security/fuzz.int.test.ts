@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@updown/runtime';
 import { waitFor } from '@updown/runtime/testing';
 import { registeredRoutes } from '@updown/gateway';
-import { HOSTILE_STRINGS, type FieldHints } from './fuzz/schema-arbitrary';
 import {
-  fuzzTargets,
+  HOSTILE_STRINGS,
   requestArbitrary,
   summarize,
+  type FieldHints,
   type FuzzRequest,
   type FuzzTarget,
-} from './fuzz/route-inputs';
+} from '@updown/schemas/testing';
+import { fuzzTargets } from './fuzz/targets';
 import { fieldHints, identities, startEmptyJwksServer, type Identities, type Inject } from './fuzz/fixtures';
 import {
   ledgerSnapshot,

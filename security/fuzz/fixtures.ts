@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { Clock } from '@updown/runtime';
 import { TRADE_DURATIONS_SEC } from '@updown/order';
 import { ADMIN_EMAIL, ADMIN_PASSWORD } from './platform';
-import type { FieldHints } from './schema-arbitrary';
+import type { FieldHints } from '@updown/schemas/testing';
 
 export type Inject = (request: InjectOptions) => Promise<LightMyRequestResponse>;
 

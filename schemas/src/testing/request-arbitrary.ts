@@ -1,9 +1,11 @@
 import fc from 'fast-check';
-import type { RegisteredRoute } from '@updown/gateway';
 import { mutateObject, RawJson, toJsonText } from './mutations';
 import { arbitraryFromSchema, type FieldHints, type JsonSchema } from './schema-arbitrary';
 
-/** A route with at least one input schema: what the fuzzer sends requests to. */
+/**
+ * An operation with at least one input schema (JSON Schema, as a route declares it or an OpenAPI
+ * document states it): what generated requests are sent to.
+ */
 export interface FuzzTarget {
   readonly method: string;
   readonly url: string;
@@ -22,23 +24,6 @@ export interface FuzzRequest {
   readonly payload: string | undefined;
   /** What went into it, for a failure message. */
   readonly mutated: boolean;
-}
-
-/** Every HTTP route of the table that declares a body, query string or path parameter schema. */
-export function fuzzTargets(routes: readonly RegisteredRoute[]): FuzzTarget[] {
-  const targets: FuzzTarget[] = [];
-  for (const route of routes) {
-    const schema = route.schema;
-    if (route.websocket || !schema) continue;
-    const body = schema.body as JsonSchema | undefined;
-    const query = schema.querystring as JsonSchema | undefined;
-    const params = schema.params as JsonSchema | undefined;
-    if (!body && !query && !params) continue;
-    const headers = schema.headers as JsonSchema | undefined;
-    const idempotent = headers?.properties?.['idempotency-key'] !== undefined;
-    targets.push({ method: route.method, url: route.url, body, query, params, idempotent });
-  }
-  return targets;
 }
 
 /** A valid value of `schema`, or, `mutationShare` of the time, a mutation of one. */

@@ -10,7 +10,7 @@ import {
   PlaceTradeBody,
   RegisterRequest,
   DepositBody,
-} from '@updown/schemas/api';
+} from '../api';
 import { mutateObject, RawJson, toJsonText } from './mutations';
 import { arbitraryFromSchema, type JsonSchema } from './schema-arbitrary';
 
