@@ -35,7 +35,7 @@ interface Case extends DocumentRequest {
   readonly code?: string;
 }
 
-function withQuery(url: string, query: Readonly<Record<string, string>> | undefined): string {
+function withQuery(url: string, query: DocumentRequest['query']): string {
   return query ? `${url}?${new URLSearchParams(query as Record<string, string>).toString()}` : url;
 }
 
@@ -159,7 +159,10 @@ const ACCEPTED: readonly (DocumentRequest & { handler?: string })[] = [
 ];
 
 function concrete(request: DocumentRequest): DocumentRequest {
-  const url = Object.entries(request.params ?? {}).reduce((u, [k, v]) => u.replace(`:${k}`, v), request.url);
+  const url = Object.entries(request.params ?? {}).reduce(
+    (u, [k, v]) => u.replace(`:${k}`, String(v)),
+    request.url,
+  );
   return { ...request, url };
 }
 

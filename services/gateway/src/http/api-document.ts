@@ -1,4 +1,11 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import {
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
 import { createLogger, createMetricsRegistry, ManualClock, type Database } from '@updown/runtime';
 import { createAdminPlugin } from '../admin/admin.routes';
 import { buildApp } from '../app';
@@ -17,12 +24,31 @@ export type ApiDocument = Record<string, unknown> & {
   readonly components: Record<string, Record<string, unknown>>;
 };
 
-/** A database that answers nothing: building the document registers routes and never queries. */
-function offlineDb(): Kysely<Database> {
+/**
+ * A database that answers every query with `rows` and never connects: building the document
+ * registers routes and queries nothing (no rows). A test that must get past a hook which reads one
+ * row, such as the admin role check, passes the row it needs.
+ */
+export function offlineDb(rows: readonly Record<string, unknown>[] = []): Kysely<Database> {
+  const connection: DatabaseConnection = {
+    executeQuery: async <R>() => ({ rows: rows.map((row) => ({ ...row })) as R[] }),
+    streamQuery: () => {
+      throw new Error('the offline database streams nothing');
+    },
+  };
+  const driver: Driver = {
+    init: async () => undefined,
+    acquireConnection: async () => connection,
+    beginTransaction: async () => undefined,
+    commitTransaction: async () => undefined,
+    rollbackTransaction: async () => undefined,
+    releaseConnection: async () => undefined,
+    destroy: async () => undefined,
+  };
   return new Kysely<Database>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
+      createDriver: () => driver,
       createIntrospector: (db) => new PostgresIntrospector(db),
       createQueryCompiler: () => new PostgresQueryCompiler(),
     },
@@ -33,14 +59,24 @@ const offlineBus = {
   subscribe: async () => ({ close: async () => undefined }),
 };
 
+export interface DocumentedAppOptions {
+  /** Defaults to `offlineDb()`, which answers nothing. */
+  readonly db?: Kysely<Database>;
+  /**
+   * Runs after every plugin is registered and before they load: a hook added to the root here is
+   * inherited by every route.
+   */
+  readonly beforeReady?: (app: GatewayInstance) => void;
+}
+
 /**
  * The gateway with every API plugin the platform serves, over a database and bus that do
  * nothing: what `npm run api:types` and the document tests read the OpenAPI document from, with
  * no PostgreSQL and no port. The composition roots (`main.ts`, the platform) register the same
  * plugins; `api-document.test.ts` checks that the route tables agree.
  */
-export async function buildDocumentedApp(): Promise<GatewayInstance> {
-  const db = offlineDb();
+export async function buildDocumentedApp(options: DocumentedAppOptions = {}): Promise<GatewayInstance> {
+  const db = options.db ?? offlineDb();
   const logger = createLogger({ level: 'silent', name: 'api-document' });
   const registry = createMetricsRegistry();
   const clock = new ManualClock(0);
@@ -87,6 +123,7 @@ export async function buildDocumentedApp(): Promise<GatewayInstance> {
       createLeaderboardPlugin({ db, clock }),
     ],
   });
+  options.beforeReady?.(app);
   await app.ready();
   return app;
 }

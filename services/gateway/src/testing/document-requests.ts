@@ -13,9 +13,10 @@ export interface DocumentRequest {
   readonly method: string;
   /** Fastify's form (`/api/trades/:id`) or the document's (`/api/trades/{id}`). */
   readonly url: string;
-  readonly query?: Readonly<Record<string, string>>;
-  readonly params?: Readonly<Record<string, string>>;
-  readonly headers?: Readonly<Record<string, string>>;
+  /** As parsed from the URL: a repeated key is an array. */
+  readonly query?: Readonly<Record<string, unknown>>;
+  readonly params?: Readonly<Record<string, unknown>>;
+  readonly headers?: Readonly<Record<string, unknown>>;
   /** The parsed JSON body; undefined when none is sent. */
   readonly body?: unknown;
 }
@@ -24,12 +25,56 @@ export type DocumentVerdict = { readonly ok: true } | { readonly ok: false; read
 
 type Json = Record<string, unknown>;
 
+/** Where an operation takes input, by OpenAPI's names. */
+type ParameterPart = 'query' | 'path' | 'header';
+const PARAMETER_PARTS: readonly ParameterPart[] = ['query', 'path', 'header'];
+const HTTP_METHODS: ReadonlySet<string> = new Set([
+  'get',
+  'put',
+  'post',
+  'delete',
+  'patch',
+  'options',
+  'head',
+]);
+
 interface Operation {
   readonly parameters: readonly { name: string; in: string; required?: boolean; schema: Json }[];
   readonly body: { readonly required: boolean; readonly schema: Json } | undefined;
 }
 
-function newAjv(coerceTypes: boolean): Ajv {
+/** An operation's inputs as JSON Schemas, `$ref`s resolved: each parameter part as one object. */
+export interface DocumentedInputs {
+  readonly method: string;
+  /** The document's form: `/api/trades/{id}`. */
+  readonly path: string;
+  readonly body: { readonly required: boolean; readonly schema: Json } | undefined;
+  readonly query: Json | undefined;
+  readonly pathParams: Json | undefined;
+  readonly headers: Json | undefined;
+}
+
+/**
+ * The parameters of one part as the object a server validates: header names lower-cased, as
+ * Node.js hands them over. Undefined when the operation declares none in that part.
+ */
+function partSchema(op: Operation, part: ParameterPart): Json | undefined {
+  const declared = op.parameters.filter((p) => p.in === part);
+  if (declared.length === 0) return undefined;
+  const key = (name: string) => (part === 'header' ? name.toLowerCase() : name);
+  return {
+    type: 'object',
+    properties: Object.fromEntries(declared.map((p) => [key(p.name), p.schema])),
+    required: declared.filter((p) => p.required).map((p) => key(p.name)),
+  };
+}
+
+/**
+ * Text parts (query, path, headers) are read the way OpenAPI's default `form` style and the
+ * gateway read them: `"20"` is the number 20 where a number is declared, a repeated key is an
+ * array, and a single value where an array is declared is an array of one (`coerceTypes: 'array'`).
+ */
+function newAjv(coerceTypes: boolean | 'array'): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes, multipleOfPrecision: 6 });
   addFormats(ajv);
   return ajv;
@@ -37,7 +82,7 @@ function newAjv(coerceTypes: boolean): Ajv {
 
 export class DocumentRequests {
   private readonly bodyAjv = newAjv(false);
-  private readonly textAjv = newAjv(true);
+  private readonly textAjv = newAjv('array');
   private readonly compiled = new Map<string, ValidateFunction>();
 
   private constructor(private readonly paths: Json) {}
@@ -74,23 +119,35 @@ export class DocumentRequests {
     return validate;
   }
 
+  /** Every operation of the document with its inputs, in document order. */
+  operations(): DocumentedInputs[] {
+    const found: DocumentedInputs[] = [];
+    for (const [path, item] of Object.entries(this.paths)) {
+      for (const method of Object.keys(item as Json).filter((key) => HTTP_METHODS.has(key))) {
+        const op = this.operation(method, path);
+        if (!op) continue;
+        found.push({
+          method: method.toUpperCase(),
+          path,
+          body: op.body,
+          query: partSchema(op, 'query'),
+          pathParams: partSchema(op, 'path'),
+          headers: partSchema(op, 'header'),
+        });
+      }
+    }
+    return found;
+  }
+
   /** Whether the document allows `request`; with the first reason when it does not. */
   judge(request: DocumentRequest): DocumentVerdict {
     const op = this.operation(request.method, request.url);
     if (!op) return { ok: false, why: `no ${request.method} ${request.url} in the document` };
-    for (const part of ['query', 'path', 'header'] as const) {
+    for (const part of PARAMETER_PARTS) {
       const values =
         (part === 'query' ? request.query : part === 'path' ? request.params : request.headers) ?? {};
-      const declared = op.parameters.filter((p) => p.in === part);
-      const schema: Json = {
-        type: 'object',
-        properties: Object.fromEntries(
-          declared.map((p) => [part === 'header' ? p.name.toLowerCase() : p.name, p.schema]),
-        ),
-        required: declared
-          .filter((p) => p.required)
-          .map((p) => (part === 'header' ? p.name.toLowerCase() : p.name)),
-      };
+      const schema = partSchema(op, part);
+      if (!schema) continue;
       const validate = this.validator(this.textAjv, `${request.method} ${request.url} ${part}`, schema);
       // Coercion writes into the object it checks: give it a copy.
       if (!validate({ ...values }))
