@@ -2389,7 +2389,7 @@ export interface paths {
       requestBody: {
         content: {
           'application/json': {
-            /** @description Percent, 1 to 100 */
+            /** @description Percent, 1 to 100, at most 2 decimals */
             payout_pct?: number;
             require_deposit_approval?: boolean;
           };

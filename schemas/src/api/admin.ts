@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RequestBody } from './request-body';
 import { PAIR_SYMBOL_LENGTH_MAX } from './market';
+import { refusal } from './refusal';
 
 /** Admin panel calls (spec §7 Admin). */
 
@@ -24,8 +25,24 @@ export const PlatformSettings = Type.Object(
 export type PlatformSettings = Static<typeof PlatformSettings>;
 
 /** Both optional so one setting can change alone; the console sends both. */
+export const PAYOUT_PCT_MIN = 1;
+export const PAYOUT_PCT_MAX = 100;
+const PAYOUT_PCT_RANGE = `Payout percentage must be between ${PAYOUT_PCT_MIN} and ${PAYOUT_PCT_MAX}`;
+
 export const UpdateSettingsBody = RequestBody({
-  payout_pct: Type.Optional(Type.Number({ description: 'Percent, 1 to 100' })),
+  payout_pct: Type.Optional(
+    Type.Number({
+      minimum: PAYOUT_PCT_MIN,
+      maximum: PAYOUT_PCT_MAX,
+      multipleOf: 0.01,
+      description: `Percent, ${PAYOUT_PCT_MIN} to ${PAYOUT_PCT_MAX}, at most 2 decimals`,
+      ...refusal('INVALID_SETTINGS', {
+        minimum: PAYOUT_PCT_RANGE,
+        maximum: PAYOUT_PCT_RANGE,
+        multipleOf: 'Payout percentage has at most 2 decimals',
+      }),
+    }),
+  ),
   require_deposit_approval: Type.Optional(Type.Boolean()),
 });
 export type UpdateSettingsBody = Static<typeof UpdateSettingsBody>;

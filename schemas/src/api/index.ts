@@ -89,6 +89,8 @@ export {
   AdminRequestsQuery,
   AdminUserStats,
   PairSymbolParams,
+  PAYOUT_PCT_MAX,
+  PAYOUT_PCT_MIN,
   PlatformSettings,
   RequestDecisionBody,
   RequestIdParams,

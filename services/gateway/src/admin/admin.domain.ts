@@ -1,9 +1,7 @@
 import { DomainError } from '@updown/runtime';
+import { PAYOUT_PCT_MAX, PAYOUT_PCT_MIN } from '@updown/schemas/api';
 
 /** Admin input rules that need no I/O. */
-
-export const PAYOUT_PCT_MIN = 1;
-export const PAYOUT_PCT_MAX = 100;
 /** Matches the `market_pairs_symbol_format` check, so a bad symbol is a 400, not a constraint error. */
 const PAIR_SYMBOL = /^[A-Z0-9][A-Z0-9._-]{1,31}$/;
 const PROVIDER = /^[A-Z0-9_-]{1,32}$/;
