@@ -8,8 +8,12 @@
  * - every response has a description saying when it is answered, instead of "Default Response";
  * - every operation that takes a body declares the 413 (too large) and 415 (not JSON) it can get;
  * - a body schema that also allows `null` means "the body is optional" (Fastify validates a
- *   missing body as null), so the request body is marked not required.
+ *   missing body as null), so the request body is marked not required;
+ * - every string a request can carry states the rule the gateway applies after every schema: no
+ *   NUL character (`unstorableValue` in validation.ts), as `not: {type: string, pattern}` so it
+ *   stands beside the field's own `pattern`.
  */
+import { UNSTORABLE_TEXT_PATTERN } from './validation';
 
 type Json = null | boolean | number | string | Json[] | JsonObject;
 interface JsonObject {
@@ -106,6 +110,41 @@ function optionalBody(operation: JsonObject): void {
   }
 }
 
+const UNSTORABLE_TEXT: JsonObject = { type: 'string', pattern: UNSTORABLE_TEXT_PATTERN };
+const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'] as const;
+
+/** Adds the NUL rule to every free string inside a request schema, in place. */
+function refuseUnstorableText(schema: Json | undefined, depth = 0): void {
+  if (!isObject(schema) || depth > 32) return;
+  // A string with fixed values (an enum member, a literal) cannot hold NUL anyway.
+  if (schema.type === 'string' && schema.enum === undefined && schema.const === undefined) {
+    schema.not = UNSTORABLE_TEXT;
+  }
+  if (isObject(schema.properties)) {
+    for (const child of Object.values(schema.properties)) refuseUnstorableText(child, depth + 1);
+  }
+  refuseUnstorableText(schema.items, depth + 1);
+  refuseUnstorableText(schema.additionalProperties, depth + 1);
+  for (const key of SUBSCHEMA_LISTS) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const child of list) refuseUnstorableText(child, depth + 1);
+  }
+}
+
+function refuseUnstorableInputs(operation: JsonObject): void {
+  if (Array.isArray(operation.parameters)) {
+    for (const parameter of operation.parameters) {
+      if (isObject(parameter)) refuseUnstorableText(parameter.schema);
+    }
+  }
+  const body = operation.requestBody;
+  if (isObject(body) && isObject(body.content)) {
+    for (const media of Object.values(body.content)) {
+      if (isObject(media)) refuseUnstorableText(media.schema);
+    }
+  }
+}
+
 /** The finished document; `doc` is not changed. */
 export function shapeOpenApiDocument<T extends object>(doc: T): T {
   const copy = JSON.parse(JSON.stringify(doc)) as JsonObject;
@@ -119,6 +158,7 @@ export function shapeOpenApiDocument<T extends object>(doc: T): T {
       const operation = item[method];
       if (!isObject(operation)) continue;
       optionalBody(operation);
+      refuseUnstorableInputs(operation);
       declareBodyRefusals(method, operation);
       describeResponses(operation);
       item[method] = collector.hoist(operation);

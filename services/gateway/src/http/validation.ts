@@ -14,8 +14,8 @@ type SchemaErrorDataVar = 'body' | 'headers' | 'params' | 'querystring';
  *   body schema leaves that open are refused when they are registered (see `assertStrictBody`).
  * - Query strings, path parameters and headers arrive as text, so they are coerced
  *   (`?limit=20` becomes the number 20, a repeated key an array).
- * - After the schema, every part is refused if it holds what nothing behind the gateway can take:
- *   a non-finite number or a NUL character (see `unstorableValue`).
+ * - After the schema, every part is refused if a field it declares holds what nothing behind the
+ *   gateway can take: a non-finite number or a NUL character (see `unstorableValue`).
  * - A schema may name the `detail` (and `code`) of its own refusals (`refusal()` from
  *   `@updown/schemas/api`); `verbose` puts the failing schema on each error so the formatter can
  *   read them.
@@ -50,13 +50,21 @@ export function buildValidatorFactory(): BuildValidator {
     const shared = { plugins: options?.plugins ?? [] };
     const body = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: false } });
     const text = pool(externalSchemas, { ...shared, customOptions: { ...custom, coerceTypes: 'array' } });
-    return ((route: { httpPart?: string }) =>
-      refuseUnstorable(
-        (route.httpPart === 'body' ? body : text)(route as never) as unknown as CompiledValidator,
-      )) as never;
+    return ((route: { httpPart?: string; schema?: unknown }) =>
+      route.httpPart === 'body'
+        ? refuseUnstorable(body(route as never) as unknown as CompiledValidator, undefined)
+        : refuseUnstorable(text(route as never) as unknown as CompiledValidator, route.schema)) as never;
   };
   return factory;
 }
+
+/**
+ * A string holding this is refused in every request part, as a JSON Schema `pattern` (ECMA-262):
+ * the OpenAPI document states the rule on every request string from the same text (see
+ * `openapi-shape.ts`), so the two cannot drift.
+ */
+export const UNSTORABLE_TEXT_PATTERN = '\\u0000';
+const UNSTORABLE_TEXT = new RegExp(UNSTORABLE_TEXT_PATTERN, 'u');
 
 /**
  * The first value in `value` that its schema allows but nothing behind it can take, as a JSON
@@ -76,7 +84,7 @@ export function unstorableValue(
     return Number.isFinite(value) ? undefined : { at, message: 'must be a finite number' };
   }
   if (typeof value === 'string') {
-    return value.includes('\u0000') ? { at, message: 'must not contain NUL characters' } : undefined;
+    return UNSTORABLE_TEXT.test(value) ? { at, message: 'must not contain NUL characters' } : undefined;
   }
   if (depth > 32 || typeof value !== 'object' || value === null) return undefined;
   for (const [key, child] of Object.entries(value)) {
@@ -92,13 +100,28 @@ interface CompiledValidator {
   schemaEnv?: unknown;
 }
 
-/** Runs Ajv's validator, then refuses what `unstorableValue` finds, as a 400 naming the field. */
-function refuseUnstorable(validate: CompiledValidator): CompiledValidator {
+/**
+ * The keys of a text part (query string, path, headers) that its schema declares. Those parts are
+ * open objects (a client may add `?_=cache-buster`) and the server reads only what it declares, so
+ * that is all the unstorable rule judges: what the OpenAPI document lists, and nothing it cannot.
+ * Body schemas are closed (`additionalProperties: false`), so every key of a body is judged.
+ */
+function declaredPart(data: unknown, textSchema: unknown): unknown {
+  const properties = (textSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (properties === undefined || typeof data !== 'object' || data === null) return data;
+  return Object.fromEntries(Object.entries(data).filter(([key]) => Object.hasOwn(properties, key)));
+}
+
+/**
+ * Runs Ajv's validator, then refuses what `unstorableValue` finds, as a 400 naming the field;
+ * `textSchema` is the schema of a text part, undefined for a body.
+ */
+function refuseUnstorable(validate: CompiledValidator, textSchema: unknown): CompiledValidator {
   const checked: CompiledValidator = (data, context) => {
     const result = validate(data, context);
     checked.errors = validate.errors;
     if (result !== true) return result;
-    const found = unstorableValue(data);
+    const found = unstorableValue(declaredPart(data, textSchema));
     if (!found) return true;
     checked.errors = [
       { keyword: 'type', instancePath: found.at, schemaPath: '#', params: {}, message: found.message },
