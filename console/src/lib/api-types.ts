@@ -360,7 +360,7 @@ export interface paths {
       };
       requestBody?: {
         content: {
-          'application/json': components['schemas']['RefreshTokenBody'];
+          'application/json': components['schemas']['RefreshTokenBody'] | (never | null);
         };
       };
       responses: {
@@ -460,7 +460,7 @@ export interface paths {
       };
       requestBody?: {
         content: {
-          'application/json': components['schemas']['RefreshTokenBody'];
+          'application/json': components['schemas']['RefreshTokenBody'] | (never | null);
         };
       };
       responses: {

@@ -8,7 +8,7 @@
  * - every response has a description saying when it is answered, instead of "Default Response";
  * - every operation that takes a body declares the 413 (too large) and 415 (not JSON) it can get;
  * - a body schema that also allows `null` means "the body is optional" (Fastify validates a
- *   missing body as null), so the request body is marked not required;
+ *   missing body as null), so the request body is marked not required, and `null` stays allowed;
  * - every string a request can carry states the rule the gateway applies after every schema: no
  *   NUL character (`unstorableValue` in validation.ts), as `not: {type: string, pattern}` so it
  *   stands beside the field's own `pattern`.
@@ -99,13 +99,23 @@ function declareBodyRefusals(method: string, operation: JsonObject): void {
   }
 }
 
+/**
+ * OpenAPI 3.0's way to say "null": `nullable` only takes effect beside a `type`, and `enum` then
+ * narrows the type to null alone.
+ */
+const NULL_ONLY: JsonObject = { type: 'object', nullable: true, enum: [null] };
+
+/**
+ * Fastify validates a missing body as null, so a JSON `null` body is taken as no body too; the
+ * document says so with a `null` branch, or it would refuse what the server accepts.
+ */
 function optionalBody(operation: JsonObject): void {
   const body = operation.requestBody;
   if (!isObject(body) || !isObject(body.content)) return;
   for (const media of Object.values(body.content)) {
     if (!isObject(media) || !isObject(media.schema) || media.schema.nullable !== true) continue;
     const { nullable: _nullable, ...schema } = media.schema;
-    media.schema = schema;
+    media.schema = { anyOf: [schema, NULL_ONLY] };
     body.required = false;
   }
 }
