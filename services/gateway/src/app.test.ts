@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@updown/runtime';
@@ -255,6 +256,30 @@ describe('gateway app', () => {
       expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       const favicon = await t.app.inject({ url: '/favicon.svg' });
       expect(favicon.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('sends the pre-compressed copy of an asset to a browser that accepts it', async () => {
+      const br = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toContain('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("console");');
+      const gzip = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("console");');
+      const plain = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe('console.log("console");');
     });
 
     it('does not answer a missing asset or an API path with the index page', async () => {
