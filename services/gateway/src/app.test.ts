@@ -290,6 +290,9 @@ describe('gateway app', () => {
       expect(api.body).not.toContain('Updown console');
       const docs = await t.app.inject({ url: '/docs/missing', headers: { accept: 'text/html' } });
       expect(docs.statusCode).toBe(404);
+      const manifest = await t.app.inject({ url: '/.vite/manifest.json' });
+      expect(manifest.statusCode).toBe(404);
+      expect(manifest.body).not.toContain('assets/');
     });
   });
 

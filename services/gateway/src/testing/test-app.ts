@@ -48,6 +48,11 @@ export async function fakeConsoleDir(): Promise<{ dir: string; cleanup: () => Pr
   // The copies the console's build writes beside each text file.
   await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js.gz'), gzipSync(script));
   await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js.br'), brotliCompressSync(script));
+  await mkdir(path.join(dir, '.vite'));
+  await writeFile(
+    path.join(dir, '.vite', 'manifest.json'),
+    '{"index.html":{"file":"assets/index-3f2a1b.js"}}',
+  );
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
