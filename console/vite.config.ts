@@ -72,9 +72,40 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Writes `.vite/chunk-modules.json` beside Vite's manifest: each chunk's file and the modules
+ * bundled into it, relative to the console. The bundle-budget test reads both to prove which
+ * libraries the landing page's chunks hold; neither file is served (the gateway ignores dot
+ * directories).
+ */
+function chunkModules(): Plugin {
+  let root = '';
+  return {
+    name: 'updown:chunk-modules',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+    },
+    generateBundle(_options, bundle) {
+      const chunks: Record<string, string[]> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== 'chunk') continue;
+        chunks[output.fileName] = output.moduleIds.map((id) =>
+          path.relative(root, id).split(path.sep).join('/'),
+        );
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: '.vite/chunk-modules.json',
+        source: JSON.stringify(chunks, null, 2),
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), sonnerWithoutStyleInjection(), precompress()],
+  plugins: [react(), sonnerWithoutStyleInjection(), precompress(), chunkModules()],
   // Split by route (see README): the manifest lets the bundle-budget test walk each entry's imports.
   build: { outDir: 'dist', emptyOutDir: true, manifest: true },
   server: {
