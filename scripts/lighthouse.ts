@@ -14,7 +14,9 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
  * registered through the API: their tokens are put into localStorage, where the console keeps
  * them, and the browser cache is emptied before every run so each load is a cold one.
  *
- *   npm run lighthouse [-- --url http://127.0.0.1:8080] [--runs 3] [--report-only] [--out DIR]
+ *   npm run lighthouse [-- --url http://127.0.0.1:8080] [--pages /,/trade] [--runs 3] [--report-only] [--out DIR]
+ *
+ * `--out` keeps each run's full report (JSON, for Lighthouse's viewer) in a directory.
  *
  * Exits 1 when a page's median score in any category is below 0.95, unless `--report-only`.
  */
@@ -36,6 +38,7 @@ interface Options {
   runs: number;
   reportOnly: boolean;
   outDir: string | undefined;
+  pages: readonly string[];
 }
 
 interface PageResult {
@@ -45,20 +48,29 @@ interface PageResult {
 }
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { url: 'http://127.0.0.1:8080', runs: 1, reportOnly: false, outDir: undefined };
+  const options: Options = {
+    url: 'http://127.0.0.1:8080',
+    runs: 1,
+    reportOnly: false,
+    outDir: undefined,
+    pages: PAGES.map((page) => page.path),
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--url') options.url = argv[++i] ?? '';
     else if (arg === '--runs') options.runs = Number(argv[++i]);
     else if (arg === '--report-only') options.reportOnly = true;
     else if (arg === '--out') options.outDir = argv[++i];
+    else if (arg === '--pages') options.pages = (argv[++i] ?? '').split(',');
     else
       throw new Error(
-        `unknown argument ${arg}; usage: lighthouse.ts [--url U] [--runs N] [--report-only] [--out DIR]`,
+        `unknown argument ${arg}; usage: lighthouse.ts [--url U] [--pages /,/auth] [--runs N] [--report-only] [--out DIR]`,
       );
   }
   if (!/^https?:\/\/[^/]+$/.test(options.url.replace(/\/$/, ''))) throw new Error('--url needs an origin');
   options.url = options.url.replace(/\/$/, '');
+  const unknown = options.pages.filter((page) => !PAGES.some((known) => known.path === page));
+  if (unknown.length > 0) throw new Error(`--pages takes ${PAGES.map((page) => page.path).join(',')}`);
   if (!Number.isInteger(options.runs) || options.runs < 1 || options.runs > RUNS_MAX) {
     throw new Error(`--runs needs a whole number from 1 to ${RUNS_MAX}`);
   }
@@ -214,7 +226,8 @@ async function main(): Promise<number> {
   const results: PageResult[] = [];
   try {
     // The public pages first: once the session is in localStorage they would redirect to /trade.
-    for (const page of PAGES) results.push(await measurePage(port, options, page, storage));
+    for (const page of PAGES.filter((known) => options.pages.includes(known.path)))
+      results.push(await measurePage(port, options, page, storage));
   } finally {
     stopChromium(child);
     rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
