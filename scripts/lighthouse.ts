@@ -120,13 +120,21 @@ async function launchChromium(profileDir: string): Promise<{ child: ChildProcess
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  stopChromium(child);
+  await stopChromium(child);
   throw new Error(`Chromium did not open a debugging port within ${DEVTOOLS_PORT_WAIT_MS} ms`);
 }
 
-function stopChromium(child: ChildProcess): void {
+/** Chromium gets this long to exit on SIGTERM before it is killed. */
+const CHROMIUM_EXIT_WAIT_MS = 5_000;
+
+async function stopChromium(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // Detached, so the browser and its helper processes form one group of their own.
-  if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
+  process.kill(-child.pid, 'SIGTERM');
+  const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), CHROMIUM_EXIT_WAIT_MS);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Puts the session into the origin's localStorage and empties the HTTP cache, over a short-lived connection. */
@@ -149,6 +157,10 @@ async function prepareSignedIn(port: number, origin: string, storage: Record<str
   }
 }
 
+/** Lighthouse's own failure to record a run (a lost trace on a busy machine): worth one more try. */
+class RunFailed extends Error {}
+const RUN_ATTEMPTS_MAX = 3;
+
 async function measure(port: number, url: string, signedIn: boolean, outFile: string | undefined) {
   const result = await lighthouse(url, {
     port,
@@ -160,7 +172,7 @@ async function measure(port: number, url: string, signedIn: boolean, outFile: st
   });
   if (!result) throw new Error(`Lighthouse returned no result for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) throw new RunFailed(`Lighthouse failed on ${url}: ${lhr.runtimeError.message}`);
   if (outFile) writeFileSync(outFile, JSON.stringify(lhr));
   const scores = Object.fromEntries(
     CATEGORIES.map((id) => [id, lhr.categories[id]?.score ?? 0]),
@@ -186,11 +198,19 @@ async function measurePage(
 ): Promise<PageResult> {
   const runs: Awaited<ReturnType<typeof measure>>[] = [];
   for (let run = 1; run <= options.runs; run++) {
-    if (page.signedIn) await prepareSignedIn(port, options.url, storage);
     const outFile = options.outDir
       ? path.join(options.outDir, `${page.path.slice(1) || 'landing'}-${run}.json`)
       : undefined;
-    const result = await measure(port, `${options.url}${page.path}`, page.signedIn, outFile);
+    let result: Awaited<ReturnType<typeof measure>> | undefined;
+    for (let attempt = 1; result === undefined; attempt++) {
+      if (page.signedIn) await prepareSignedIn(port, options.url, storage);
+      try {
+        result = await measure(port, `${options.url}${page.path}`, page.signedIn, outFile);
+      } catch (error) {
+        if (!(error instanceof RunFailed) || attempt === RUN_ATTEMPTS_MAX) throw error;
+        console.error(`${error.message}; trying again`);
+      }
+    }
     // A redirect (a lost session, a signed-in visitor on the landing page) would measure another page.
     if (new URL(result.finalUrl).pathname !== page.path) {
       throw new Error(`${page.path} ended on ${result.finalUrl}: the page measured is not the one asked for`);
@@ -229,7 +249,7 @@ async function main(): Promise<number> {
     for (const page of PAGES.filter((known) => options.pages.includes(known.path)))
       results.push(await measurePage(port, options, page, storage));
   } finally {
-    stopChromium(child);
+    await stopChromium(child);
     rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
   printTable(results, options.runs);
