@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Timeframe } from '@updown/schemas/market';
 import { AppHeader } from '../../components/app-header';
 import { useSession } from '../../lib/session/session-context';
+import { candlesQueryOptions } from '../../features/market/api/get-candles';
 import { usePairs } from '../../features/market/api/get-pairs';
 import { ChartErrorBoundary } from '../../features/market/components/chart-error-boundary';
 import { PriceChartPlaceholder } from '../../features/market/components/price-chart-placeholder';
@@ -25,32 +27,54 @@ type ChartCode = { component: typeof TradeChart } | { error: unknown };
 
 /**
  * The chart and its layers (lightweight-charts is most of the page's code), fetched once the
- * page has painted: parsing and starting the chart library takes a slow phone's main thread for
- * several hundred milliseconds, and the header, pairs and trade panel should be on screen before
- * that. Loaded by hand rather than with React.lazy: React holds back content that resolves inside
- * a Suspense boundary until its fallback has been up for 300 ms.
+ * page has painted and the browser is idle: parsing and starting the chart library takes a slow
+ * phone's main thread for several hundred milliseconds, and the header, pairs and trade panel
+ * should be on screen before that. `wanted` turns true when the download starts, so the candles
+ * the chart opens on can download beside it. Loaded by hand rather than with React.lazy: React
+ * holds back content that resolves inside a Suspense boundary until its fallback has been up for
+ * 300 ms.
  */
-function useTradeChartCode(): ChartCode | undefined {
+function useTradeChartCode(): { wanted: boolean; code: ChartCode | undefined } {
+  const [wanted, setWanted] = useState(false);
   const [code, setCode] = useState<ChartCode>();
   useEffect(() => {
     let current = true;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A frame callback runs just before the browser paints; a task queued from it runs after.
-    const frame = window.requestAnimationFrame(() => {
-      timer = setTimeout(() => {
-        import('./trade-chart').then(
-          (module) => current && setCode({ component: module.TradeChart }),
-          (error: unknown) => current && setCode({ error }),
-        );
+    let frame = 0;
+    let idle: (() => void) | undefined;
+    const load = () => {
+      setWanted(true);
+      import('./trade-chart').then(
+        (module) => current && setCode({ component: module.TradeChart }),
+        (error: unknown) => current && setCode({ error }),
+      );
+    };
+    // The first frame callback runs before the page's first paint, the second one frame later,
+    // once that paint is on screen; the download starts when the browser is next idle.
+    frame = window.requestAnimationFrame(() => {
+      frame = window.requestAnimationFrame(() => {
+        idle = whenIdle(load);
       });
     });
     return () => {
       current = false;
       window.cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
+      idle?.();
     };
   }, []);
-  return code;
+  return { wanted, code };
+}
+
+/** Longest wait for an idle moment on a busy phone. */
+const IDLE_WAIT_MS_MAX = 1000;
+
+/** Runs `task` when the browser is idle (soon after, where it cannot tell); returns a cancel function. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: IDLE_WAIT_MS_MAX });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task);
+  return () => clearTimeout(timer);
 }
 
 /** Rethrows a failed chart download inside the chart's error boundary, which offers a reload. */
@@ -84,7 +108,10 @@ export function TradePage() {
   const pair = activePairs.find((candidate) => candidate.symbol === selected);
   const payoutPct = pair?.payout_pct ?? DEFAULT_PAYOUT_PCT;
   const displayName = pair?.display_name ?? selected;
-  const chartCode = useTradeChartCode();
+  const { wanted: chartWanted, code: chartCode } = useTradeChartCode();
+  // The chart's snapshot is asked for by the page as well as by the chart: it downloads while the
+  // chart's code does, instead of after it, and the chart draws its candles on its first pass.
+  useQuery({ ...candlesQueryOptions(selected, timeframe), enabled: chartWanted });
   const onPrice = useCallback((value: number) => setPrice({ pair: selected, value }), [selected]);
 
   return (
