@@ -32,6 +32,7 @@ const LOCK_POLL_MS = 200;
 /** Builds of other source states are removed once this old. */
 const OLD_BUILD_MS = 24 * 3600 * 1000;
 const BUILD_PREFIX = 'updown-e2e-console-';
+const BUILD_MODE = 'production';
 
 function isBundleInput(file: string): boolean {
   return !/\.test\.tsx?$/.test(file);
@@ -40,6 +41,8 @@ function isBundleInput(file: string): boolean {
 /** A hash of the inputs' relative paths and contents: the same sources give the same key. */
 export function consoleSourceKey(): string {
   const hash = createHash('sha256');
+  // The kind of build is part of the key: builds made before it was production are not reused.
+  hash.update(`${BUILD_MODE}\0`);
   const stack = INPUTS.map((entry) => path.join(REPO_ROOT, entry)).filter((p) => existsSync(p));
   const files: string[] = [];
   while (stack.length > 0 && files.length < INPUT_FILES_MAX) {
@@ -88,12 +91,22 @@ function removeOldBuilds(keep: string): void {
 async function buildInto(outDir: string): Promise<void> {
   // Vite is only loaded when a build is due: most test files find the build already made.
   const { build } = await import('vite');
-  await build({
-    configFile: path.join(CONSOLE_ROOT, 'vite.config.ts'),
-    build: { outDir, emptyOutDir: true },
-    // Build failures throw; warnings (chunk sizes) belong to the console's own build output.
-    logLevel: 'error',
-  });
+  // Vitest sets NODE_ENV=test, and Vite keeps a NODE_ENV it finds: React's development build
+  // would be bundled. The tests drive (and the bundle budget measures) what users get.
+  const nodeEnv = process.env.NODE_ENV;
+  process.env.NODE_ENV = BUILD_MODE;
+  try {
+    await build({
+      configFile: path.join(CONSOLE_ROOT, 'vite.config.ts'),
+      mode: BUILD_MODE,
+      build: { outDir, emptyOutDir: true },
+      // Build failures throw; warnings (chunk sizes) belong to the console's own build output.
+      logLevel: 'error',
+    });
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  }
 }
 
 /** The directory of a console build of the current sources, building it first if no run has. */

@@ -1,18 +1,21 @@
+import { Suspense, lazy } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
-import { Toaster } from 'sonner';
 import { SessionProvider } from '../lib/session/session-provider';
 import { AppRoutes } from './routes';
-
-/** Toasts: 4 s, three at once, sonner's default 356 px width (spec §9). */
-const TOAST_DURATION_MS = 4000;
-const TOASTS_VISIBLE = 3;
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 }
 
 const queryClient = createQueryClient();
+
+/*
+ * The toaster is loaded after the first render: the landing page shows no toast, and the pages
+ * that do import sonner's `toast` themselves. A toast raised before the toaster mounts is not
+ * lost: sonner hands the active toasts to a toaster when it subscribes.
+ */
+const AppToaster = lazy(() => import('./toaster').then((module) => ({ default: module.AppToaster })));
 
 export function App() {
   return (
@@ -22,13 +25,9 @@ export function App() {
           <AppRoutes />
         </BrowserRouter>
       </SessionProvider>
-      <Toaster
-        theme="dark"
-        position="top-right"
-        duration={TOAST_DURATION_MS}
-        visibleToasts={TOASTS_VISIBLE}
-        richColors
-      />
+      <Suspense fallback={null}>
+        <AppToaster />
+      </Suspense>
     </QueryClientProvider>
   );
 }

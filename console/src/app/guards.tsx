@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { useSession } from '../lib/session/session-context';
 
-function LoadingScreen() {
+export function LoadingScreen() {
   return <div className="loading-screen">Loading...</div>;
 }
 

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@updown/runtime';
@@ -288,6 +289,30 @@ describe('gateway app', () => {
       expect(favicon.headers['cache-control']).toBe('no-cache');
     });
 
+    it('sends the pre-compressed copy of an asset to a browser that accepts it', async () => {
+      const br = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['content-type']).toContain('javascript');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.headers.vary).toContain('accept-encoding');
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe('console.log("console");');
+      const gzip = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
+      expect(gzip.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString()).toBe('console.log("console");');
+      const plain = await t.app.inject({
+        url: '/assets/index-3f2a1b.js',
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe('console.log("console");');
+    });
+
     it('does not answer a missing asset or an API path with the index page', async () => {
       const asset = await t.app.inject({ url: '/assets/missing.js', headers: { accept: '*/*' } });
       expect(asset.statusCode).toBe(404);
@@ -296,6 +321,9 @@ describe('gateway app', () => {
       expect(api.body).not.toContain('Updown console');
       const docs = await t.app.inject({ url: '/docs/missing', headers: { accept: 'text/html' } });
       expect(docs.statusCode).toBe(404);
+      const manifest = await t.app.inject({ url: '/.vite/manifest.json' });
+      expect(manifest.statusCode).toBe(404);
+      expect(manifest.body).not.toContain('assets/');
     });
   });
 

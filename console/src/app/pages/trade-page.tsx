@@ -1,12 +1,13 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { Timeframe } from '@updown/schemas/market';
 import { AppHeader } from '../../components/app-header';
 import { useSession } from '../../lib/session/session-context';
+import { candlesQueryOptions } from '../../features/market/api/get-candles';
 import { usePairs } from '../../features/market/api/get-pairs';
 import { ChartErrorBoundary } from '../../features/market/components/chart-error-boundary';
-import { PriceChart } from '../../features/market/components/price-chart';
+import { PriceChartPlaceholder } from '../../features/market/components/price-chart-placeholder';
 import { TimeframeToolbar, type ChartType } from '../../features/market/components/timeframe-toolbar';
-import { IndicatorLayer } from '../../features/indicators/components/indicator-layer';
 import {
   IndicatorPanel,
   type IndicatorChangeHandler,
@@ -18,8 +19,68 @@ import {
 } from '../../features/indicators/lib/indicator-settings';
 import { loadIndicatorPreset } from '../../features/indicators/lib/preset-storage';
 import { ActiveTradesBar } from '../../features/trades/components/active-trades-bar';
-import { ChartTradesLayer } from '../../features/trades/components/chart-trades-layer';
 import { TradePanel } from '../../features/trades/components/trade-panel';
+// Only its type: the module itself is imported dynamically below.
+import type { TradeChart } from './trade-chart';
+
+type ChartCode = { component: typeof TradeChart } | { error: unknown };
+
+/**
+ * The chart and its layers (lightweight-charts is most of the page's code), fetched once the
+ * page has painted and the browser is idle: parsing and starting the chart library takes a slow
+ * phone's main thread for several hundred milliseconds, and the header, pairs and trade panel
+ * should be on screen before that. `wanted` turns true when the download starts, so the candles
+ * the chart opens on can download beside it. Loaded by hand rather than with React.lazy: React
+ * holds back content that resolves inside a Suspense boundary until its fallback has been up for
+ * 300 ms.
+ */
+function useTradeChartCode(): { wanted: boolean; code: ChartCode | undefined } {
+  const [wanted, setWanted] = useState(false);
+  const [code, setCode] = useState<ChartCode>();
+  useEffect(() => {
+    let current = true;
+    let frame = 0;
+    let idle: (() => void) | undefined;
+    const load = () => {
+      setWanted(true);
+      import('./trade-chart').then(
+        (module) => current && setCode({ component: module.TradeChart }),
+        (error: unknown) => current && setCode({ error }),
+      );
+    };
+    // The first frame callback runs before the page's first paint, the second one frame later,
+    // once that paint is on screen; the download starts when the browser is next idle.
+    frame = window.requestAnimationFrame(() => {
+      frame = window.requestAnimationFrame(() => {
+        idle = whenIdle(load);
+      });
+    });
+    return () => {
+      current = false;
+      window.cancelAnimationFrame(frame);
+      idle?.();
+    };
+  }, []);
+  return { wanted, code };
+}
+
+/** Longest wait for an idle moment on a busy phone. */
+const IDLE_WAIT_MS_MAX = 1000;
+
+/** Runs `task` when the browser is idle (soon after, where it cannot tell); returns a cancel function. */
+function whenIdle(task: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(task, { timeout: IDLE_WAIT_MS_MAX });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(task);
+  return () => clearTimeout(timer);
+}
+
+/** Rethrows a failed chart download inside the chart's error boundary, which offers a reload. */
+function ChartLoadFailed({ error }: { error: unknown }): never {
+  throw error;
+}
 
 const DEFAULT_PAIR = 'BTCUSDT';
 const DEFAULT_PAYOUT_PCT = 80;
@@ -46,6 +107,11 @@ export function TradePage() {
   const activePairs = useMemo(() => (pairs.data ?? []).filter((pair) => pair.active), [pairs.data]);
   const pair = activePairs.find((candidate) => candidate.symbol === selected);
   const payoutPct = pair?.payout_pct ?? DEFAULT_PAYOUT_PCT;
+  const displayName = pair?.display_name ?? selected;
+  const { wanted: chartWanted, code: chartCode } = useTradeChartCode();
+  // The chart's snapshot is asked for by the page as well as by the chart: it downloads while the
+  // chart's code does, instead of after it, and the chart draws its candles on its first pass.
+  useQuery({ ...candlesQueryOptions(selected, timeframe), enabled: chartWanted });
   const onPrice = useCallback((value: number) => setPrice({ pair: selected, value }), [selected]);
 
   return (
@@ -80,28 +146,21 @@ export function TradePage() {
             onIndicators={() => setIndicatorsOpen(true)}
           />
           <ChartErrorBoundary>
-            <PriceChart
-              pair={selected}
-              displayName={pair?.display_name ?? selected}
-              timeframe={timeframe}
-              chartType={chartType}
-              onPrice={onPrice}
-            >
-              {(view) => (
-                <>
-                  {/* Chart layers, each drawn from the same view. */}
-                  <ChartTradesLayer view={view} enabled={user !== null} />
-                  {view.pair === selected && null}
-                  <IndicatorLayer
-                    chart={view.chart}
-                    series={view.series}
-                    pair={view.pair}
-                    bars={view.bars}
-                    settings={indicators}
-                  />
-                </>
-              )}
-            </PriceChart>
+            {chartCode === undefined ? (
+              <PriceChartPlaceholder pair={selected} displayName={displayName} />
+            ) : 'error' in chartCode ? (
+              <ChartLoadFailed error={chartCode.error} />
+            ) : (
+              <chartCode.component
+                pair={selected}
+                displayName={displayName}
+                timeframe={timeframe}
+                chartType={chartType}
+                onPrice={onPrice}
+                indicators={indicators}
+                signedIn={user !== null}
+              />
+            )}
           </ChartErrorBoundary>
         </section>
         <TradePanel

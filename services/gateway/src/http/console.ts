@@ -49,6 +49,11 @@ export function registerConsole(app: GatewayInstance, source: ConsoleSource): vo
     prefix: '/',
     wildcard: true,
     index: ['index.html'],
+    // The console's build writes a gzip and a brotli copy beside each text file (see its
+    // vite.config.ts): sent as they are to browsers that accept them, the original to the rest.
+    preCompressed: true,
+    // The build's own records (Vite's manifest under `.vite/`) are for its tests, not for browsers.
+    dotfiles: 'ignore',
     cacheControl: false,
     setHeaders(reply, filePath) {
       const relative = path.relative(source.root, filePath).split(path.sep);

@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { createDb, createLogger, createMetricsRegistry, type Logger } from '@updown/runtime';
 import { buildApp, type GatewayDeps } from '../app';
 
@@ -42,7 +43,16 @@ export async function fakeConsoleDir(): Promise<{ dir: string; cleanup: () => Pr
     path.join(dir, 'index.html'),
     '<!doctype html><html><head><title>Updown console</title></head><body><div id="root"></div></body></html>',
   );
-  await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js'), 'console.log("console");');
+  const script = 'console.log("console");';
+  await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js'), script);
+  // The copies the console's build writes beside each text file.
+  await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js.gz'), gzipSync(script));
+  await writeFile(path.join(dir, 'assets', 'index-3f2a1b.js.br'), brotliCompressSync(script));
+  await mkdir(path.join(dir, '.vite'));
+  await writeFile(
+    path.join(dir, '.vite', 'manifest.json'),
+    '{"index.html":{"file":"assets/index-3f2a1b.js"}}',
+  );
   await writeFile(path.join(dir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"></svg>');
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }

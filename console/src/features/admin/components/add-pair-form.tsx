@@ -34,7 +34,7 @@ export function AddPairForm({ onAdded }: { onAdded?: () => void }) {
 
   return (
     <form className="card admin-pair-form" aria-label="Add Trading Pair" onSubmit={onSubmit} noValidate>
-      <h3>Add Trading Pair</h3>
+      <h2 className="card-title">Add Trading Pair</h2>
       <div className="admin-pair-form__fields">
         <label className="field">
           <span>Symbol</span>

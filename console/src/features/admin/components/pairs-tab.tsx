@@ -99,7 +99,7 @@ export function PairsTab({ onPairsChanged }: PairsTabProps) {
     <div className="admin-stack">
       <AddPairForm onAdded={onPairsChanged} />
       <section className="card admin-card">
-        <h3>Trading Pairs</h3>
+        <h2 className="card-title">Trading Pairs</h2>
         {pairs.isPending ? (
           <p className="muted">Loading...</p>
         ) : rows.length === 0 ? (

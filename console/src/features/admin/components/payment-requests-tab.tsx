@@ -97,7 +97,7 @@ export function PaymentRequestsTab({ kind }: { kind: PaymentRequestKind }) {
   const rows = list.data ?? [];
   return (
     <section className="card admin-card">
-      <h3>{kind.title}</h3>
+      <h2 className="card-title">{kind.title}</h2>
       {list.isPending ? (
         <p className="muted">Loading...</p>
       ) : rows.length === 0 ? (

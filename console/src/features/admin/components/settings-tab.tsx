@@ -61,7 +61,7 @@ export function SettingsTab({ onSettingsChanged }: SettingsTabProps) {
   const saving = isBusy('save');
   return (
     <section className="card admin-card admin-settings">
-      <h3>Platform Settings</h3>
+      <h2 className="card-title">Platform Settings</h2>
       <div className="field">
         <label htmlFor="admin-payout-pct">Payout Percentage (%)</label>
         <div className="admin-inline">

@@ -50,7 +50,7 @@ export function UsersTab() {
   const rows = users.data ?? [];
   return (
     <section className="card admin-card">
-      <h3>User Management & Statistics</h3>
+      <h2 className="card-title">User Management & Statistics</h2>
       {users.isPending ? (
         <p className="muted">Loading...</p>
       ) : rows.length === 0 ? (

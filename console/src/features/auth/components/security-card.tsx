@@ -80,7 +80,7 @@ export function SecurityCard() {
 
   return (
     <section className="card security-card">
-      <h3>Security</h3>
+      <h2 className="card-title">Security</h2>
       <p>
         Two-factor authentication:{' '}
         <strong className={enabled ? 'text-up' : 'text-down'}>{enabled ? 'ON' : 'OFF'}</strong>

@@ -304,3 +304,8 @@ export function clampToField(value: number, field: { min: number; max: number; s
 export function formatFibonacciLevel(level: number): string {
   return Number.isInteger(level) && level !== 0 ? level.toFixed(1) : String(level);
 }
+
+/** Whether any indicator is drawn: without one the chart needs none of the indicator maths. */
+export function anyIndicatorEnabled(settings: IndicatorSettings): boolean {
+  return Object.values(settings).some((indicator) => indicator.enabled);
+}

@@ -44,7 +44,7 @@ export function LandingPage() {
       <section className="landing__features">
         {FEATURES.map((feature) => (
           <div key={feature.title} className="card feature-card">
-            <h3>{feature.title}</h3>
+            <h2 className="card-title">{feature.title}</h2>
             <p>{feature.text}</p>
           </div>
         ))}

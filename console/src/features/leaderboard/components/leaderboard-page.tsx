@@ -63,7 +63,7 @@ function LeaderboardTable({ entries, ownId }: { entries: LeaderboardEntry[]; own
 function YourPosition({ entry }: { entry: LeaderboardEntry }) {
   return (
     <section className="card leaderboard__position" aria-label="Your Position">
-      <h3>Your Position</h3>
+      <h2 className="card-title">Your Position</h2>
       <dl className="leaderboard__position-grid">
         <div>
           <dt className="muted">Rank</dt>
@@ -135,7 +135,7 @@ export function LeaderboardPage() {
         </div>
         {position.data && <YourPosition entry={position.data} />}
         <section className="card">
-          <h3>Daily Leaderboard - Top 20</h3>
+          <h2 className="card-title">Daily Leaderboard - Top 20</h2>
           <p className="muted small">Rankings reset daily at midnight UTC</p>
           {board.isPending ? (
             <p className="muted">Loading...</p>

@@ -10,7 +10,7 @@ function formatPnl(pnl: number | null): string {
 export function RecentTradesTable({ trades }: { trades: Trade[] }) {
   return (
     <section className="card">
-      <h3>Recent Trades</h3>
+      <h2 className="card-title">Recent Trades</h2>
       {trades.length === 0 ? (
         <p className="muted">No trades yet. Start trading!</p>
       ) : (

@@ -6,14 +6,14 @@ export function BalanceCards({ wallet, currency }: { wallet: Wallet | undefined;
   return (
     <div className="wallet-grid">
       <section className="card balance-card">
-        <h3>Real Account</h3>
+        <h2 className="card-title">Real Account</h2>
         <p className="balance-card__amount" data-testid="real-balance">
           {formatCurrency(wallet?.real_balance ?? 0, currency)}
         </p>
         <p className="muted">Available for trading and withdrawal</p>
       </section>
       <section className="card balance-card">
-        <h3>Demo Account</h3>
+        <h2 className="card-title">Demo Account</h2>
         <p className="balance-card__amount" data-testid="demo-balance">
           {formatCurrency(wallet?.demo_balance ?? 0, currency)}
         </p>

@@ -3,7 +3,7 @@ export function BonusBanner({ onClaim }: { onClaim: () => void }) {
   return (
     <section className="card bonus-banner">
       <div>
-        <h3>Welcome Bonus Available!</h3>
+        <h2 className="card-title">Welcome Bonus Available!</h2>
         <p className="muted">50% bonus on your first deposit (up to $500). Minimum deposit $20.</p>
       </div>
       <button type="button" className="button button--primary" onClick={onClaim}>

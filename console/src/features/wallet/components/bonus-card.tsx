@@ -27,7 +27,7 @@ export function BonusCard({ wallet }: { wallet: Wallet }) {
     <section className="card bonus-card" aria-label="Active bonus">
       <div className="row">
         <div className="bonus-card__title">
-          <h3>Active Bonus</h3>
+          <h2 className="card-title">Active Bonus</h2>
           <span className="badge badge--up">50% First Deposit</span>
         </div>
         <button
@@ -76,7 +76,7 @@ export function BonusCard({ wallet }: { wallet: Wallet }) {
         </div>
       </div>
       <div>
-        <h4>Bonus Rules</h4>
+        <h3 className="card-subtitle">Bonus Rules</h3>
         <ul className="bonus-card__rules">
           <li>Wager 35 times the bonus amount to convert it to withdrawable cash.</li>
           <li>Only settled real-account trades with an expiry of 30 seconds or more count.</li>

@@ -73,7 +73,7 @@ export function PaymentCards({ depositAmountRef }: { depositAmountRef?: Ref<HTML
   return (
     <div className="wallet-grid">
       <section className="card form" aria-label="Deposit">
-        <h3>Deposit</h3>
+        <h2 className="card-title">Deposit</h2>
         <AccountChoice value={accountType} onChange={setAccountType} />
         <label className="field">
           <span>Amount ($)</span>
@@ -97,7 +97,7 @@ export function PaymentCards({ depositAmountRef }: { depositAmountRef?: Ref<HTML
         </button>
       </section>
       <section className="card form" aria-label="Withdraw">
-        <h3>Withdraw</h3>
+        <h2 className="card-title">Withdraw</h2>
         <AccountChoice value={accountType} onChange={setAccountType} />
         <label className="field">
           <span>Amount</span>

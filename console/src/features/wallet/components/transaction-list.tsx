@@ -5,7 +5,7 @@ import { formatDateTime, formatSignedMoney, transactionTypeLabel } from './walle
 export function TransactionList({ transactions }: { transactions: WalletTransaction[] }) {
   return (
     <section className="card">
-      <h3>Recent Transactions</h3>
+      <h2 className="card-title">Recent Transactions</h2>
       {transactions.length === 0 ? (
         <p className="muted">No transactions yet</p>
       ) : (

@@ -6,7 +6,7 @@ import { formatDateTime, formatSignedMoney, transactionTypeLabel } from './walle
 export function TransactionTable({ transactions }: { transactions: WalletTransaction[] }) {
   return (
     <section className="card">
-      <h3>Transaction History</h3>
+      <h2 className="card-title">Transaction History</h2>
       {transactions.length === 0 ? (
         <p className="muted">No transactions yet</p>
       ) : (

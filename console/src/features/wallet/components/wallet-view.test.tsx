@@ -96,7 +96,7 @@ describe('WalletView', () => {
       const fetchMock = mockApi(NO_BONUS);
       const user = userEvent.setup();
       renderWithProviders(<WalletView />);
-      const input = screen.getByLabelText('Amount ($)');
+      const input = await screen.findByLabelText('Amount ($)');
       expect((input as HTMLInputElement).value).toBe('100');
       await user.clear(input);
       if (amount) await user.type(input, amount);
@@ -110,7 +110,7 @@ describe('WalletView', () => {
     const fetchMock = mockApi(NO_BONUS);
     const user = userEvent.setup();
     renderWithProviders(<WalletView />);
-    await user.click(screen.getByRole('button', { name: 'Request Withdrawal' }));
+    await user.click(await screen.findByRole('button', { name: 'Request Withdrawal' }));
     expect(toast.error).toHaveBeenCalledWith('Please enter a valid amount');
     expect(posts(fetchMock)).toHaveLength(0);
   });
@@ -192,7 +192,7 @@ describe('WalletView', () => {
     mockApi(NO_BONUS, { onPost: () => json({ detail: 'Insufficient balance' }, 422) });
     const user = userEvent.setup();
     renderWithProviders(<WalletView />);
-    await user.type(screen.getByLabelText('Amount'), '50');
+    await user.type(await screen.findByLabelText('Amount'), '50');
     await user.click(screen.getByRole('button', { name: 'Request Withdrawal' }));
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Insufficient balance'));
   });

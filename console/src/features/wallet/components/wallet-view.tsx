@@ -30,6 +30,9 @@ export function WalletView() {
   const data = wallet.data;
   const bonusActive = data?.bonus_status === 'active';
   const showBanner = data !== undefined && !data.first_deposit_bonus_used && !bonusActive;
+  // The bonus card or banner sits above the forms, and neither is known before the wallet is:
+  // the rest of the page waits for it, so that the forms appear in place instead of jumping down.
+  const walletSettled = data !== undefined || wallet.isError;
 
   return (
     <div className="wallet">
@@ -50,10 +53,14 @@ export function WalletView() {
         </div>
       </div>
       <BalanceCards wallet={data} currency={currency} />
-      {data && bonusActive && <BonusCard wallet={data} />}
-      {showBanner && <BonusBanner onClaim={() => depositAmountRef.current?.focus()} />}
-      <PaymentCards depositAmountRef={depositAmountRef} />
-      <TransactionTable transactions={transactions.data ?? []} />
+      {walletSettled && (
+        <>
+          {data && bonusActive && <BonusCard wallet={data} />}
+          {showBanner && <BonusBanner onClaim={() => depositAmountRef.current?.focus()} />}
+          <PaymentCards depositAmountRef={depositAmountRef} />
+          <TransactionTable transactions={transactions.data ?? []} />
+        </>
+      )}
     </div>
   );
 }
