@@ -166,7 +166,10 @@ describe('placeEmbeddedPostgres', () => {
       freshCredentials: true,
     });
     await expect(placing).rejects.toBeInstanceOf(EmbeddedPostgresError);
-    const message = await placing.catch((error: Error) => error.message);
+    const message = await placing.then(
+      () => '',
+      (error: Error) => error.message,
+    );
     expect(message).toMatch(/^The embedded PostgreSQL cannot start: /);
     expect(message).toContain(`the user \`postgres\` cannot enter ${home} (mode 700)`);
     expect(message).toContain('could not be prepared (ENOTDIR');
