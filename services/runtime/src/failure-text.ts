@@ -8,7 +8,17 @@ import { EmbeddedPostgresError } from './db/embedded-access';
  * stack is what whoever fixes it needs.
  */
 export function failureText(error: unknown): string {
-  if (error instanceof ConfigError || error instanceof EmbeddedPostgresError) return error.message;
+  if (isOperatingError(error)) return error.message;
   if (error instanceof Error) return error.stack ?? error.message;
   return String(error);
+}
+
+/** An error whose message is the whole story for whoever runs the command. */
+export function isOperatingError(error: unknown): error is ConfigError | EmbeddedPostgresError {
+  return error instanceof ConfigError || error instanceof EmbeddedPostgresError;
+}
+
+/** The log fields for a failure: the sentence alone for an operating error, the error with its stack otherwise. */
+export function failureFields(error: unknown): { detail: string } | { err: unknown } {
+  return isOperatingError(error) ? { detail: error.message } : { err: error };
 }

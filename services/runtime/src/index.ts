@@ -13,7 +13,7 @@ export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 export { EmbeddedPostgresError } from './db/embedded-access';
-export { failureText } from './failure-text';
+export { failureFields, failureText, isOperatingError } from './failure-text';
 export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
 export * from './bus/index';
 export * from './outbox/index';

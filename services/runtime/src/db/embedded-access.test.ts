@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../config/env';
-import { failureText } from '../failure-text';
+import { failureFields, failureText } from '../failure-text';
 import { spawnFailure } from './embedded';
 import {
   blockedDirectory,
@@ -194,5 +194,12 @@ describe('the clear error', () => {
     );
     expect(failureText(new ConfigError(['PORT must be a port']))).not.toMatch(/\n\s+at /);
     expect(failureText(new TypeError('bug'))).toMatch(/^TypeError: bug\n\s+at /);
+  });
+
+  it('is logged as the sentence alone, where a programmer error is logged with its stack', () => {
+    const clear = new EmbeddedPostgresError('The embedded PostgreSQL cannot start: x; y.');
+    expect(failureFields(clear)).toEqual({ detail: 'The embedded PostgreSQL cannot start: x; y.' });
+    const bug = new TypeError('bug');
+    expect(failureFields(bug)).toEqual({ err: bug });
   });
 });
