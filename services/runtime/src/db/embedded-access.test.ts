@@ -145,6 +145,11 @@ describe('placeEmbeddedPostgres', () => {
       expect(again).toEqual(first);
       expect(existsSync(path.join(again.clusterDir, 'PG_VERSION'))).toBe(true);
 
+      // Only the credentials gone, the link still there: the link is followed and nothing removed.
+      const relinked = await placeEmbeddedPostgres(request);
+      expect(relinked.clusterDir).toBe(first.clusterDir);
+      expect(existsSync(path.join(relinked.clusterDir, 'PG_VERSION'))).toBe(true);
+
       // A wiped data directory (new credentials) cannot open the old cluster: it starts afresh.
       await rm(dataDir, { recursive: true });
       await mkdir(dataDir, { mode: 0o755 });

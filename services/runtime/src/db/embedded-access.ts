@@ -181,15 +181,13 @@ export async function placeEmbeddedPostgres(request: PlacementRequest): Promise<
       throw cannotPlace(nativeCause, `the copy in ${nativeDir} is no better: ${still}`);
   }
 
-  const dataCause = blockedDirectory(dataDir, user);
-  if (dataCause === undefined && !isLink(linkOrCluster)) {
-    return { nativeDir, clusterDir: linkOrCluster, relocated: false };
+  // A link left by an earlier start is followed as it is, whether or not it is still needed.
+  if (isLink(linkOrCluster)) {
+    return { nativeDir, clusterDir: path.resolve(dataDir, await readlink(linkOrCluster)), relocated: true };
   }
-  if (
-    dataCause !== undefined &&
-    existsSync(path.join(linkOrCluster, 'PG_VERSION')) &&
-    !isLink(linkOrCluster)
-  ) {
+  const dataCause = blockedDirectory(dataDir, user);
+  if (dataCause === undefined) return { nativeDir, clusterDir: linkOrCluster, relocated: false };
+  if (existsSync(path.join(linkOrCluster, 'PG_VERSION'))) {
     throw new EmbeddedPostgresError(
       `The embedded PostgreSQL cannot start: its cluster ${linkOrCluster} was made when the user \`${user.name}\` could reach it, but now ${describeBlocked(user, dataCause)}; let that user enter again (chmod o+x ${dataCause}), move the clone, ${EXTERNAL_DATABASE_FIX}.`,
     );
@@ -206,18 +204,14 @@ function isLink(file: string): boolean {
 }
 
 /**
- * The cluster's folder under the shared root, linked from `<dataDir>/pg`. A data directory whose
- * link is gone but whose credentials remain gets its link back; one whose credentials are new was
- * wiped (the password that opens the old cluster went with it), so the old cluster goes too, as it
- * would have inside the data directory.
+ * The cluster's folder under the shared root, linked from `<dataDir>/pg`. A data directory that
+ * lost its link but kept its credentials gets the link back; one that lost both was wiped (the
+ * password that opens the old cluster went with it), so the old cluster goes too, as it would have
+ * inside the data directory.
  */
-async function relocatedCluster(request: PlacementRequest, dataCause: string | undefined): Promise<string> {
+async function relocatedCluster(request: PlacementRequest, dataCause: string): Promise<string> {
   const link = path.join(request.dataDir, 'pg');
-  if (isLink(link)) {
-    const target = path.resolve(request.dataDir, await readlink(link));
-    if (!request.freshCredentials) return target;
-    await rm(link);
-  } else if (existsSync(link)) {
+  if (existsSync(link)) {
     // An empty folder left by an earlier start that failed here (a cluster was refused above);
     // rmdir refuses anything else.
     await rmdir(link).catch((error: unknown) => {
@@ -237,8 +231,10 @@ async function relocatedCluster(request: PlacementRequest, dataCause: string | u
     if (request.freshCredentials) await rm(target, { recursive: true, force: true });
     await symlink(target, link);
   } catch (error) {
-    const cause = dataCause ? describeBlocked(request.user!, dataCause) : `${link} is a link`;
-    throw cannotPlace(cause, `${clusters} could not be prepared (${firstLine(error)})`);
+    throw cannotPlace(
+      describeBlocked(request.user!, dataCause),
+      `${clusters} could not be prepared (${firstLine(error)})`,
+    );
   }
   return target;
 }
