@@ -20,6 +20,7 @@ export default defineConfig({
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['services/runtime/src/testing/global-setup.ts'],
+    setupFiles: ['vitest.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

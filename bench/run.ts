@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { benchmarks } from './benchmarks/index';
+import { failureText } from '@updown/runtime';
 import { openBenchEnvironment } from './lib/environment';
 import { markdownTable } from './lib/report';
 import type { BenchReport, BenchResult } from './lib/types';
@@ -80,7 +81,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    console.error(error);
+    console.error(failureText(error));
     process.exit(1);
   },
 );

@@ -83,6 +83,7 @@ export async function openBenchEnvironment(log: (message: string) => void): Prom
       dataDir: tempDir,
       port: 0,
       database: 'postgres',
+      temporary: true,
       settings: { max_connections: '400', shared_buffers: '256MB' },
     });
     serverUrl = embedded.serverUrl;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { startEmbeddedPostgres, waitFor } from './runtime';
 
@@ -28,7 +28,7 @@ export interface ChaosPostgres {
 export async function startChaosPostgres(dataDir: string): Promise<ChaosPostgres> {
   let server = await startEmbeddedPostgres({ dataDir, port: 0, database: 'updown', settings: SETTINGS });
   const port = server.port;
-  const pidFile = path.join(dataDir, 'pg', 'postmaster.pid');
+  const pidFile = path.join(server.clusterDir, 'postmaster.pid');
 
   const postmasterPid = async (): Promise<number | undefined> => {
     const text = await readFile(pidFile, 'utf8').catch(() => undefined);
@@ -61,7 +61,14 @@ export async function startChaosPostgres(dataDir: string): Promise<ChaosPostgres
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     },
-    stop: () => server.stop(),
+    async stop() {
+      await server.stop();
+      // As root, with a data directory the postgres user cannot enter, the cluster is kept outside
+      // it (see embedded-access.ts); the caller removes the data directory, this removes the rest.
+      if (!server.clusterDir.startsWith(`${path.resolve(dataDir)}${path.sep}`)) {
+        await rm(server.clusterDir, { recursive: true, force: true });
+      }
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import {
   createBus,
   createLogger,
   createMetricsRegistry,
+  failureFields,
   Lifecycle,
   migrateToLatest,
   openDatabase,
@@ -96,7 +97,7 @@ async function main(): Promise<void> {
       ],
     });
   } catch (error) {
-    logger.fatal({ err: error }, 'gateway failed to start');
+    logger.fatal(failureFields(error), 'gateway failed to start');
     await lifecycle.shutdown('start-up failed');
     process.exit(1);
   }

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { ConfigError, createLogger } from '@updown/runtime';
+import { ConfigError, createLogger, failureText } from '@updown/runtime';
 import { buildConsoleIfStale } from './console-build';
 import { loadPlatformConfig, type PlatformConfig } from './config';
 import { startPlatform } from './platform';
@@ -27,6 +27,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  console.error(failureText(error));
   process.exit(1);
 });

@@ -2,6 +2,7 @@ import {
   createBus,
   createLogger,
   createMetricsRegistry,
+  failureFields,
   Lifecycle,
   migrateToLatest,
   openDatabase,
@@ -140,7 +141,7 @@ export async function startPlatform(
       stop: () => lifecycle.shutdown('stop requested'),
     };
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
+    logger.fatal(failureFields(error), 'start-up failed');
     for (const step of stops) lifecycle.add(step.name, step.run);
     await lifecycle.shutdown('start-up failed');
     throw error;

@@ -12,6 +12,8 @@ export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
 export type { Database } from './db/schema';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
+export { EmbeddedPostgresError } from './db/embedded-access';
+export { failureFields, failureText, isOperatingError } from './failure-text';
 export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
 export * from './bus/index';
 export * from './outbox/index';

@@ -6,6 +6,7 @@ import type { RuntimeConfig } from './config/runtime-config';
 import { openDatabase, type ResolvedDatabase } from './db/database';
 import { migrateToLatest } from './db/migrator';
 import { Lifecycle } from './lifecycle';
+import { failureFields } from './failure-text';
 import { createLogger, type Logger } from './logger';
 import { createMetricsRegistry, type Registry } from './metrics';
 import { startOpsServer, type OpsServer } from './ops-server';
@@ -108,7 +109,7 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
     }
   } catch (error) {
     if (stopping) return;
-    logger.fatal({ err: error }, `${service.name} failed to start`);
+    logger.fatal(failureFields(error), `${service.name} failed to start`);
     await lifecycle.shutdown('start-up failed');
     process.exit(1);
   }

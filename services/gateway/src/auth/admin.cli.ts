@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, createLogger, DomainError, migrateToLatest, openDatabase } from '@updown/runtime';
+import { createLogger, DomainError, failureText, migrateToLatest, openDatabase } from '@updown/runtime';
 import { loadGatewayConfig } from '../config';
 import { createOrPromoteAdmin } from './admin-bootstrap';
 
@@ -78,7 +78,7 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+    console.error(failureText(error));
     process.exitCode = 1;
   },
 );

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Fastify, { type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
 import { DomainError, type Database, type Logger, type Registry } from '@updown/runtime';
@@ -36,7 +36,9 @@ export function buildOrderApp(deps: OrderAppDeps) {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: BODY_LIMIT_BYTES,
-    disableRequestLogging: true,
+    // No line per request: the gateway logs each placement; this call is its internal hop. Set
+    // through the log controller because the top-level option is deprecated (FSTDEP023).
+    logController: new LogController({ disableRequestLogging: true }),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // Both sides hashed to equal length first, so the comparison time says nothing about the token.

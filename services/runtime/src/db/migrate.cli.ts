@@ -1,4 +1,5 @@
 import { loadRuntimeConfig } from '../config/runtime-config';
+import { failureText } from '../failure-text';
 import { createLogger } from '../logger';
 import { openDatabase } from './database';
 import { migrateToLatest } from './migrator';
@@ -20,6 +21,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(failureText(error));
   process.exit(1);
 });

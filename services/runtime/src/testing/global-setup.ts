@@ -35,6 +35,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       dataDir: tempDir,
       port: 0,
       database: 'postgres',
+      temporary: true,
       // A throwaway cluster: durability buys nothing here and costs seconds.
       settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '300' },
     });
