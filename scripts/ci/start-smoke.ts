@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@updown/runtime';
 
 /**
  * `tsx scripts/ci/start-smoke.ts`: what a user does first, on whatever Node runs this script.
@@ -162,19 +162,6 @@ async function removeRelocatedCluster(): Promise<void> {
 function tail(file: string, lines: number): string {
   if (!existsSync(file)) return '';
   return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 function sleep(ms: number): Promise<void> {

@@ -10,7 +10,7 @@ import { createLogger, createMetricsRegistry, ManualClock, type Database } from 
 import { createAdminPlugin } from '../admin/admin.routes';
 import { buildApp } from '../app';
 import { createAuthPlugin } from '../auth/auth.plugin';
-import { GOOGLE_JWKS_DEFAULT } from '../auth/auth.config';
+import { loadGatewayConfig } from '../config';
 import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
 import { createMarketPlugin } from '../market/market.plugin';
 import { createTradesPlugin } from '../trades/trades.routes';
@@ -92,19 +92,10 @@ export async function buildDocumentedApp(options: DocumentedAppOptions = {}): Pr
         logger,
         clock,
         config: {
-          UPDOWN_ENV: 'test',
-          DATA_DIR: '/nonexistent',
+          // The defaults of every auth variable, as a start with an empty environment reads them.
+          ...loadGatewayConfig({ UPDOWN_ENV: 'test', DATA_DIR: '/nonexistent' }),
           // Only signs nothing: the document is read, no request is served.
           JWT_SECRET: 'api-document-only-'.padEnd(48, 'x'),
-          ACCESS_TOKEN_TTL_SEC: 900,
-          REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
-          GOOGLE_CLIENT_ID: undefined,
-          GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
-          AUTH_MAX_FAILURES: 5,
-          AUTH_FAILURE_WINDOW_SEC: 900,
-          AUTH_LOCKOUT_SEC: 900,
-          AUTH_IP_RATE_MAX: 300,
-          AUTH_IP_RATE_WINDOW_SEC: 60,
         },
       }),
       createMarketPlugin({ db, bus: offlineBus, logger, registry, clock }),
