@@ -111,7 +111,7 @@ async function checkTrading(
       pair,
       direction: index % 2 === 0 ? ('UP' as const) : ('DOWN' as const),
       amount: 1,
-      duration: 60,
+      duration: 60 as const,
       account_type: 'demo' as const,
     };
     const placed = await placeTrade(recorder, baseUrl, user.token, body, `smoke-${runKey}-${index}`);
