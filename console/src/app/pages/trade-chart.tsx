@@ -1,7 +1,5 @@
 import { Suspense, lazy, memo } from 'react';
-import type { Timeframe } from '@updown/schemas/market';
-import { PriceChart } from '../../features/market/components/price-chart';
-import type { ChartType } from '../../features/market/components/timeframe-toolbar';
+import { PriceChart, type PriceChartProps } from '../../features/market/components/price-chart';
 import {
   anyIndicatorEnabled,
   type IndicatorSettings,
@@ -18,12 +16,7 @@ const IndicatorLayer = lazy(() =>
   })),
 );
 
-interface Props {
-  pair: string;
-  displayName: string;
-  timeframe: Timeframe;
-  chartType: ChartType;
-  onPrice(price: number): void;
+interface Props extends Omit<PriceChartProps, 'children'> {
   indicators: IndicatorSettings;
   signedIn: boolean;
 }

@@ -10,6 +10,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { TIMEFRAMES, priceDecimals, type Timeframe } from '@updown/schemas/market';
+import { ChartPanelFrame } from './chart-panel-frame';
 import type { LivePriceMessage } from '@updown/schemas/api';
 import { formatPrice } from '../../../lib/format';
 import { useCandles } from '../api/get-candles';
@@ -38,7 +39,7 @@ export interface ChartView {
   price: number | null;
 }
 
-interface Props {
+export interface PriceChartProps {
   pair: string;
   displayName: string;
   timeframe: Timeframe;
@@ -53,7 +54,7 @@ function toPoint(bar: Bar, chartType: ChartType) {
   return chartType === 'line' ? { time, value: close } : { time, open, high, low, close };
 }
 
-export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, children }: Props) {
+export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, children }: PriceChartProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const chartRef = useRef<IChartApi | null>(null);
   const [chart, setChart] = useState<IChartApi | null>(null);
@@ -185,25 +186,14 @@ export function PriceChart({ pair, displayName, timeframe, chartType, onPrice, c
   }, [candles.error]);
 
   return (
-    <div className="chart-panel">
-      <div className="chart-panel__label">
-        <span className="chart-panel__pair">{displayName}</span>
-        <span className="chart-panel__price">
-          {shownPrice === null ? '—' : formatPrice(pair, shownPrice)}
-        </span>
-        {live && <span className="live-badge">LIVE</span>}
-      </div>
-      <div className="chart-panel__canvas" ref={containerRef} />
-      <a
-        className="chart-panel__attribution"
-        href="https://www.tradingview.com/"
-        target="_blank"
-        rel="noreferrer"
-      >
-        Charts by TradingView
-      </a>
+    <ChartPanelFrame
+      displayName={displayName}
+      price={shownPrice === null ? '—' : formatPrice(pair, shownPrice)}
+      badge={live && <span className="live-badge">LIVE</span>}
+      canvasRef={containerRef}
+      overlay={candles.isPending ? `Loading ${pair}...` : undefined}
+    >
       {chart && series && children?.({ chart, series, pair, timeframe, bars: shownBars, price: shownPrice })}
-      {candles.isPending && <div className="chart-panel__overlay">Loading {pair}...</div>}
-    </div>
+    </ChartPanelFrame>
   );
 }
