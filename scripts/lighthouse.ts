@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { ApiClient, newUser } from '../e2e/harness/api';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
 
 /**
@@ -77,30 +77,13 @@ function parseArgs(argv: readonly string[]): Options {
   return options;
 }
 
-async function api<T>(origin: string, route: string, init: RequestInit): Promise<T> {
-  const response = await fetch(`${origin}${route}`, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...init.headers },
-  });
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${route} answered ${response.status}`);
-  return (await response.json()) as T;
-}
-
 /** A fresh trader, registered and signed in through the API: the localStorage entries the console reads. */
 async function signedInStorage(origin: string): Promise<Record<string, string>> {
-  const email = `lighthouse-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
-  const password = randomBytes(12).toString('hex');
-  await api(origin, '/api/auth/register', {
-    method: 'POST',
-    body: JSON.stringify({ name: 'Lighthouse Trader', email, password }),
-  });
-  const tokens = await api<{ access_token: string; refresh_token: string }>(origin, '/api/auth/login', {
-    method: 'POST',
-    body: JSON.stringify({ email, password }),
-  });
-  const me = await api<{ id: string }>(origin, '/api/auth/me', {
-    headers: { authorization: `Bearer ${tokens.access_token}` },
-  });
+  const api = new ApiClient(origin);
+  const user = newUser('Lighthouse');
+  await api.register(user);
+  const tokens = await api.loginTokens(user.email, user.password);
+  const me = await api.me(tokens.access_token);
   return { access_token: tokens.access_token, refresh_token: tokens.refresh_token, user_id: me.id };
 }
 

@@ -67,11 +67,16 @@ export class ApiClient {
 
   /** Signs in without a second factor and returns the access token. */
   async login(email: string, password: string): Promise<string> {
+    return (await this.loginTokens(email, password)).access_token;
+  }
+
+  /** Signs in without a second factor and returns both tokens, as the console stores them. */
+  async loginTokens(email: string, password: string): Promise<LoginResponse> {
     const response = await this.request<LoginResponse>('POST', '/api/auth/login', {
       body: { email, password },
     });
     if (response.requires_2fa) throw new Error(`${email} needs a second factor to sign in`);
-    return response.access_token;
+    return response;
   }
 
   me(token: string): Promise<UserResponse> {

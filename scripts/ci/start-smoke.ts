@@ -3,6 +3,7 @@ import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, re
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from '@updown/runtime';
+import { ApiClient, newUser } from '../../e2e/harness/api';
 
 /**
  * `tsx scripts/ci/start-smoke.ts`: what a user does first, on whatever Node runs this script.
@@ -100,34 +101,22 @@ async function waitReady(base: string, platform: { exited(): boolean }): Promise
 }
 
 async function placeDemoTrade(base: string): Promise<{ id: string; status: string }> {
-  const email = `smoke-${Date.now()}@example.com`;
-  const password = 'a-long-smoke-password';
-  await call(base, '/api/auth/register', { name: 'Smoke Test', email, password });
-  const { access_token: token } = (await call(base, '/api/auth/login', { email, password })) as {
-    access_token: string;
-  };
+  const api = new ApiClient(base);
+  const token = await api.signUp(newUser('Smoke'));
   const trade = { pair: 'BTCUSDT', direction: 'UP', amount: 10, duration: 60, account_type: 'demo' };
   const deadline = Date.now() + PLACE_TIMEOUT_MS;
   // Right after start the feed may not have a fresh tick yet; the API then refuses, so retry briefly.
   for (;;) {
     try {
-      return (await call(base, '/api/trades/place', trade, token)) as { id: string; status: string };
+      return await api.request<{ id: string; status: string }>('POST', '/api/trades/place', {
+        token,
+        body: trade,
+      });
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await sleep(1_000);
     }
   }
-}
-
-async function call(base: string, route: string, body: unknown, token?: string): Promise<unknown> {
-  const response = await fetch(`${base}${route}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`POST ${route} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as unknown;
 }
 
 /** A platform killed hard leaves its PostgreSQL running (it runs in its own process group); stop it. */
