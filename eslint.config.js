@@ -1,6 +1,171 @@
+import { readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+const ROOT = import.meta.dirname;
+
+// ---------------------------------------------------------------------------------------------
+// The floor plan. Each package may import the packages listed after it, and nothing else; the
+// platform is the composition root and may import every package. The console talks to the
+// services over HTTP only, so its one workspace import is the schemas.
+// ---------------------------------------------------------------------------------------------
+const PACKAGES = {
+  schemas: { dir: 'schemas', imports: [] },
+  runtime: { dir: 'services/runtime', imports: ['schemas'] },
+  wallet: { dir: 'services/wallet', imports: ['runtime', 'schemas'] },
+  'price-ingest': { dir: 'services/price-ingest', imports: ['runtime', 'schemas'] },
+  order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'runtime', 'schemas'] },
+  settlement: {
+    dir: 'services/settlement',
+    imports: ['order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+  },
+  gateway: {
+    dir: 'services/gateway',
+    imports: ['settlement', 'order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+  },
+  platform: {
+    dir: 'services/platform',
+    imports: ['gateway', 'settlement', 'order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+  },
+  console: { dir: 'console', imports: ['schemas'] },
+};
+
+const packageGraphZones = Object.entries(PACKAGES).map(([name, { dir, imports }]) => ({
+  target: `./${dir}`,
+  from: Object.entries(PACKAGES)
+    .filter(([other]) => other !== name && !imports.includes(other))
+    .map(([, other]) => `./${other.dir}`),
+  message: `${name} may import only ${imports.length === 0 ? 'no other package' : imports.join(', ')}.`,
+}));
+
+// Console features never import each other: what two features share lives in
+// console/src/components or console/src/lib. One zone per feature folder, read from disk so a new
+// feature is covered without editing this file.
+const CONSOLE_FEATURES = 'console/src/features';
+const consoleFeatures = readdirSync(path.join(ROOT, CONSOLE_FEATURES), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const consoleFeatureZones = consoleFeatures.map((feature) => ({
+  target: `./${CONSOLE_FEATURES}/${feature}`,
+  from: consoleFeatures.filter((other) => other !== feature).map((other) => `./${CONSOLE_FEATURES}/${other}`),
+  message:
+    'Features never import each other: move what they share to console/src/components or console/src/lib.',
+}));
+// The shared folders sit below the features and must not lean on one.
+const consoleSharedZone = {
+  target: ['./console/src/components', './console/src/lib'],
+  from: `./${CONSOLE_FEATURES}`,
+  message: 'Shared console code must not depend on a feature.',
+};
+
+// ---------------------------------------------------------------------------------------------
+// Entry points. A package is imported by its name (`@updown/x`) or one of its declared subpath
+// entries (`@updown/x/testing`, `@updown/x/domain`, `@updown/runtime/errors`, the schemas' `api`
+// and `market`), never by a path into its sources. Relative paths into another package are
+// refused by import-x/no-relative-packages.
+// ---------------------------------------------------------------------------------------------
+const ENTRY_POINT_PATTERNS = [
+  {
+    regex: '^@updown/[^/]+/(?!(?:testing|testing/global-setup|domain|errors|api|market|migrations)$)',
+    message: "Import another package through its entry points (its package.json 'exports').",
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// Pure domain modules (`*.domain.ts`): no I/O and nothing that reads time, randomness or the
+// environment. They may import other domain modules, types, `@updown/schemas` (pure data and
+// types) and the pure entries `@updown/runtime/errors` and `@updown/<pkg>/domain`.
+// ---------------------------------------------------------------------------------------------
+// Matched as whole module names (a plain group pattern such as 'domain', a Node built-in, would also
+// refuse `@updown/wallet/domain`).
+const IMPURE_MODULES = ['fastify', '@fastify/[^/]+', 'kysely', 'pg', 'kafkajs', 'pino', 'prom-client', 'ws'];
+const NODE_BUILTINS = builtinModules.filter((name) => !name.startsWith('_'));
+const DOMAIN_IMPORT_PATHS = [
+  {
+    name: '@updown/runtime',
+    message: 'The runtime barrel loads pg, kafkajs and pino: import DomainError from @updown/runtime/errors.',
+  },
+  ...['wallet', 'order', 'settlement', 'gateway', 'price-ingest', 'platform'].map((name) => ({
+    name: `@updown/${name}`,
+    message: `The @updown/${name} barrel does I/O: a domain module may import only @updown/${name}/domain.`,
+  })),
+];
+const DOMAIN_IMPORT_PATTERNS = [
+  ...ENTRY_POINT_PATTERNS,
+  {
+    regex: `^(?:${IMPURE_MODULES.join('|')})(?:/.*)?$`,
+    message: 'Domain modules do no I/O: take the result as an argument.',
+  },
+  { regex: `^(?:node:.*|${NODE_BUILTINS.join('|')})$`, message: 'Domain modules do no I/O.' },
+  {
+    regex: '^@updown/[^/]+/testing$',
+    message: 'Domain modules do not import test helpers.',
+  },
+  {
+    regex:
+      '(^|/)([^/]+\\.)?(repository|handler|service|routes|plugin|hooks|cli|metrics|ws|consumer|read-model|config)(\\.[jt]s)?$',
+    message:
+      'Domain modules import only other pure modules: no repositories, handlers, services, routes or config.',
+  },
+];
+
+// process.env: read only by a package's configuration readers, files named `config.ts`,
+// `*.config.ts` or `*-config.ts` (runtime-config.ts, standalone-config.ts). The rule covers the
+// production sources of every workspace package (schemas/, services/*/src, console/src). Tests
+// (`*.test.ts`), test helpers (`src/testing/`, `*.contract.ts`) and the suites and tools outside
+// the packages (scripts/, bench/, chaos/, security/, e2e/, load-tests/, infra/) are exempt: they
+// are command-line programs and test harnesses whose knobs are environment variables
+// (UPDOWN_TEST_LONG, CHAOS_SEED, BENCH_DATABASE_URL) and which pass PATH and HOME to the
+// processes they start.
+const PROCESS_ENV = {
+  object: 'process',
+  property: 'env',
+  message: 'Only config.ts files read the environment.',
+};
+const CONFIG_FILES = ['**/config.ts', '**/*.config.ts', '**/*-config.ts'];
+const TEST_FILES = ['**/*.test.{ts,tsx}', '**/testing/**', '**/*.contract.ts'];
+const PACKAGE_SOURCES = [...Object.values(PACKAGES).map(({ dir }) => `${dir}/**/*.{ts,tsx}`)];
+
+// Files that run only on a developer's machine and may use their package's devDependencies (the
+// production image installs `dependencies` only). Tests and test helpers may also use the root's
+// devDependencies, where the test runner and its helpers are installed once for all workspaces.
+const DEV_ONLY_FILES = [
+  ...TEST_FILES,
+  '**/vite.config.ts',
+  // The generators of committed artifacts (AsyncAPI document, OpenAPI types).
+  '**/asyncapi.cli.ts',
+  '**/api-document/api-artifacts.ts',
+];
+
+const workspaceDependencyBlocks = Object.values(PACKAGES).flatMap(({ dir }) => [
+  {
+    files: [`${dir}/**/*.{ts,tsx,js,mjs}`],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          packageDir: [path.join(ROOT, dir)],
+          devDependencies: DEV_ONLY_FILES.map((glob) => path.join(ROOT, dir, glob)),
+          optionalDependencies: false,
+          peerDependencies: false,
+        },
+      ],
+    },
+  },
+  {
+    files: TEST_FILES.map((glob) => `${dir}/${glob}`),
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { packageDir: [path.join(ROOT, dir), ROOT], devDependencies: true, peerDependencies: false },
+      ],
+    },
+  },
+]);
 
 export default tseslint.config(
   {
@@ -11,6 +176,8 @@ export default tseslint.config(
       'coverage/**',
       'bench/results/**',
       'test-results/**',
+      // Deliberate violations, linted one by one by scripts/lint-boundaries.test.ts.
+      'scripts/lint-fixtures/**',
     ],
   },
   js.configs.recommended,
@@ -31,6 +198,49 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
       'no-console': 'off',
     },
+  },
+  {
+    // Boundaries between packages, entry points and declared dependencies (see the top of this
+    // file). Imports are resolved the way Node and TypeScript resolve them (package `exports`,
+    // `.ts` sources), so `@updown/order` is checked as services/order/src/index.ts.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.mjs', '.js', '.json', '.node'],
+          conditionNames: ['types', 'import', 'node', 'default'],
+          extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-relative-packages': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: ROOT, zones: [...packageGraphZones, ...consoleFeatureZones, consoleSharedZone] },
+      ],
+      'no-restricted-imports': ['error', { patterns: ENTRY_POINT_PATTERNS }],
+      // The suites and tools at the root declare what they import in the root package.json,
+      // workspace packages included (`includeInternal`: seen from the root, a workspace package
+      // resolves inside the repository, so it would otherwise count as the root's own code).
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          packageDir: [ROOT],
+          devDependencies: true,
+          optionalDependencies: false,
+          peerDependencies: false,
+          includeInternal: true,
+        },
+      ],
+    },
+  },
+  ...workspaceDependencyBlocks,
+  {
+    files: PACKAGE_SOURCES,
+    ignores: [...CONFIG_FILES, ...TEST_FILES],
+    rules: { 'no-restricted-properties': ['error', PROCESS_ENV] },
   },
   {
     // The console runs in the browser. Only the two classic hook rules: the plugin's newer
@@ -60,18 +270,36 @@ export default tseslint.config(
     languageOptions: { globals: { __ENV: 'readonly', __VU: 'readonly', __ITER: 'readonly' } },
   },
   {
-    // Domain modules stay pure: time, randomness and the environment come in as arguments.
-    files: ['**/*.domain.ts'],
+    // Domain modules stay pure: time, randomness and the environment come in as arguments. A
+    // package's `domain` entry (`@updown/<pkg>/domain`) is held to the same rules.
+    files: ['**/*.domain.ts', '**/src/domain.ts', '**/src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: ['fastify', 'kysely', 'pg', 'kafkajs', 'pino', '@fastify/*', 'node:*'] },
-      ],
+      'no-restricted-imports': ['error', { paths: DOMAIN_IMPORT_PATHS, patterns: DOMAIN_IMPORT_PATTERNS }],
       'no-restricted-properties': [
         'error',
         { object: 'Date', property: 'now', message: 'Take the time from the command.' },
         { object: 'Math', property: 'random', message: 'Take randomness from the caller.' },
-        { object: 'process', property: 'env', message: 'Only config.ts reads the environment.' },
+        { object: 'performance', property: 'now', message: 'Take the time from the command.' },
+        PROCESS_ENV,
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'process', message: 'Domain modules do not read the process or its environment.' },
+        { name: 'crypto', message: 'Take randomness and ids from the caller.' },
+        { name: 'performance', message: 'Take the time from the command.' },
+        { name: 'setTimeout', message: 'Domain modules do not schedule work.' },
+        { name: 'setInterval', message: 'Domain modules do not schedule work.' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'new Date() reads the clock: take the time from the command.',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: 'Date() reads the clock: take the time from the command.',
+        },
       ],
     },
   },

@@ -19,7 +19,7 @@ export default defineConfig({
       'security/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
-    globalSetup: ['services/runtime/src/testing/global-setup.ts'],
+    globalSetup: ['services/platform/src/testing/global-setup.ts'],
     setupFiles: ['vitest.setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -1,0 +1,5 @@
+// lint-as: services/settlement/src/lint-fixture.ts
+// expect: import-x/no-extraneous-dependencies
+import { pino } from 'pino';
+
+export const logger = pino();

@@ -1,0 +1,4 @@
+// lint-as: services/order/src/trades/lint-fixture.domain.ts
+export function expiry(nowMs: number, durationMs: number): Date {
+  return new Date(nowMs + durationMs);
+}

@@ -1,0 +1,4 @@
+// lint-as: services/order/src/trades/lint-fixture.domain.ts
+import { DomainError } from '@updown/runtime/errors';
+
+export const refused = new DomainError('validation', 'no');

@@ -1,0 +1,4 @@
+// lint-as: services/settlement/src/testing/lint-fixture.ts
+import { createPlaceTrade } from '@updown/order';
+
+export const place = createPlaceTrade;
