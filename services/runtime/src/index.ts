@@ -2,18 +2,28 @@ export { DomainError } from './errors';
 export { ConfigError, env, readEnv, type ConfigOf, type ConfigSpec, type Reader } from './config/env';
 export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './config/runtime-config';
 export { createLogger, REDACTED_PATHS, redactUrl, type Logger } from './logger';
-export { createMetricsRegistry, Counter, Gauge, Histogram, Registry } from './metrics';
+export { createMetricsRegistry, Counter, Gauge, Histogram, observeDbPool, Registry } from './metrics';
 export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
 export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
+export { repeatEvery, type RepeatOptions, type Repeating } from './repeat';
 export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
-export type { Database } from './db/schema';
+export type { Database, NullableTimestamp, OutboxTable, Timestamp } from './db/schema';
+export { offlineDb, type OfflineDbOptions } from './db/offline';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 export { EmbeddedPostgresError } from './db/embedded-access';
 export { failureFields, failureText, isOperatingError } from './failure-text';
-export { migrateToLatest, migrationsApplied, MigrationFailed } from './db/migrator';
+export {
+  migrateToLatest,
+  migrationsApplied,
+  MigrationFailed,
+  MIGRATION_OWNERS,
+  runtimeMigrations,
+  type MigrationOwner,
+  type MigrationSet,
+} from './db/migrator';
 export * from './bus/index';
 export * from './outbox/index';

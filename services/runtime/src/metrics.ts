@@ -1,6 +1,8 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { registerProcessStallMetrics } from './process-metrics';
 
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
+export { observeDbPool } from './process-metrics';
 
 /**
  * One registry per process, handed to every component that records metrics, so that in the single
@@ -10,5 +12,7 @@ export function createMetricsRegistry(labels: Record<string, string> = {}): Regi
   const registry = new Registry();
   registry.setDefaultLabels(labels);
   collectDefaultMetrics({ register: registry });
+  // Beside the defaults: event-loop delay at 1 ms resolution and GC pause totals by kind.
+  registerProcessStallMetrics(registry);
   return registry;
 }

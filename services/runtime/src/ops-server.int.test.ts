@@ -25,7 +25,10 @@ describe('operations endpoints of a service running alone', () => {
   it('answers health, readiness and metrics, and {detail, code} for anything else', async () => {
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'ok' });
     expect((await fetch(`${base}/readyz`)).status).toBe(200);
-    expect(await (await fetch(`${base}/metrics`)).text()).toMatch(/process_cpu_user_seconds_total/);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/process_cpu_user_seconds_total/);
+    // The event-loop delay at 1 ms resolution, beside prom-client's defaults.
+    expect(metrics).toMatch(/^updown_event_loop_delay_seconds\{quantile="0.99"\} [0-9.e-]+$/m);
     const missing = await fetch(`${base}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });

@@ -4,11 +4,11 @@ import { systemClock, type Clock } from './clock';
 import { ConfigError } from './config/env';
 import type { RuntimeConfig } from './config/runtime-config';
 import { openDatabase, type ResolvedDatabase } from './db/database';
-import { migrateToLatest } from './db/migrator';
+import { migrateToLatest, type MigrationSet } from './db/migrator';
 import { Lifecycle } from './lifecycle';
 import { failureFields } from './failure-text';
 import { createLogger, type Logger } from './logger';
-import { createMetricsRegistry, type Registry } from './metrics';
+import { createMetricsRegistry, observeDbPool, type Registry } from './metrics';
 import { startOpsServer, type OpsServer } from './ops-server';
 import { OutboxRelay } from './outbox/outbox-relay';
 
@@ -44,6 +44,12 @@ export interface StandaloneService<C> {
   /** What the service cannot do on the in-memory bus, logged as a warning when `BUS=memory`. */
   readonly memoryBusWarning: string;
   readonly outboxRelay?: boolean;
+  /**
+   * The migrations applied at start: the service's own package and the packages it is built on.
+   * A service below the gateway cannot migrate an empty database on its own (its tables reference
+   * the gateway's `users`); run `npm run db:migrate` (or the gateway, or `npm start`) first.
+   */
+  readonly migrations: readonly MigrationSet[];
   start(context: StandaloneContext<C>): Promise<{ stop(): Promise<void> }>;
 }
 
@@ -91,7 +97,8 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
   lifecycle.add('database', async () => database?.shutdown());
   try {
     database = await openDatabase(config, logger, `updown-${service.name}`);
-    const applied = await migrateToLatest(database.db);
+    observeDbPool(database.pool, registry);
+    const applied = await migrateToLatest(database.db, service.migrations);
     logger.info({ database: database.description, applied }, 'database ready');
     bus = await createBus(config, { logger, registry });
     if (config.BUS === 'memory') logger.warn(service.memoryBusWarning);

@@ -13,7 +13,7 @@ import { mokapiIsolation, startMokapi, type MokapiBroker } from './testing/mokap
 /**
  * The Kafka adapter over the real wire protocol, in two legs that run the same contract:
  * - against mokapi, a Kafka-protocol mock broker configured by the generated AsyncAPI document
- *   (runs wherever Linux network namespaces are available; see testing/mokapi.ts);
+ *   (runs wherever Linux network namespaces are available; see testing/mokapi.atMs);
  * - against a real Kafka broker in a container, only when a Docker engine answers.
  * Each leg's name says whether it ran and, if not, why.
  */
@@ -63,7 +63,7 @@ const mokapiLeg = isolation.ok
     expect(bus).toBeInstanceOf(KafkaBus);
     const tick = createEvent(
       'market.ticks.v1',
-      { pair: 'EURUSD', price: 1.08123, ts: 1_767_225_600_000 },
+      { pair: 'EURUSD', price: 1.08123, atMs: 1_767_225_600_000 },
       { producer: 'test' },
     );
     try {
@@ -84,10 +84,10 @@ const mokapiLeg = isolation.ok
             amountCents: 2_500,
             payoutPct: 85,
             entryPrice: 1.08123,
-            entryTs: 1_767_225_600_000,
-            expiryTs: 1_767_225_660_000,
+            entryAtMs: 1_767_225_600_000,
+            expiryAtMs: 1_767_225_660_000,
             accountType: 'demo',
-            openedAt: 1_767_225_600_005,
+            openedAtMs: 1_767_225_600_005,
           },
           { producer: 'order' },
         ),
@@ -101,9 +101,9 @@ const mokapiLeg = isolation.ok
             ...trade,
             status: 'void',
             exitPrice: null,
-            exitTs: null,
+            exitAtMs: null,
             pnlCents: 0,
-            settledAt: 1_767_225_662_000,
+            settledAtMs: 1_767_225_662_000,
             accountType: 'demo',
           },
           { producer: 'settlement' },

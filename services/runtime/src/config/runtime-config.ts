@@ -24,3 +24,13 @@ export function loadRuntimeConfig(
 ): RuntimeConfig {
   return readEnv(runtimeConfigSpec, source);
 }
+
+/**
+ * The user libpq and node-postgres fall back to when a connection URL names none (`$PGUSER`), or
+ * undefined when it is unset.
+ */
+export function libpqDefaultUser(
+  source: Readonly<Record<string, string | undefined>> = process.env,
+): string | undefined {
+  return source.PGUSER;
+}

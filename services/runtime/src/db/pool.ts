@@ -1,6 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
+import { libpqDefaultUser } from '../config/runtime-config';
 import { preparedName } from './prepared';
 import type { Database } from './schema';
 
@@ -31,9 +32,9 @@ const types = {
  * looks at `$USER`, which service managers and CI often leave unset. Fill the user in the same way
  * libpq does so `postgres://127.0.0.1:5432/test` means the same thing to psql and to Updown.
  */
-export function withDefaultUser(url: string): string {
+export function withDefaultUser(url: string, pgUser: string | undefined = libpqDefaultUser()): string {
   const parsed = new URL(url);
-  if (parsed.username !== '' || process.env.PGUSER) return url;
+  if (parsed.username !== '' || pgUser) return url;
   parsed.username = os.userInfo().username;
   return parsed.toString();
 }

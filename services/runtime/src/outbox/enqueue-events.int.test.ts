@@ -18,7 +18,7 @@ const tick = (pair: string, n: number): OutboxEvent<'market.ticks.v1'> => ({
   key: pair,
   event: createEvent(
     'market.ticks.v1',
-    { pair, price: 1 + n / 1000, ts: 1_767_225_600_000 + n },
+    { pair, price: 1 + n / 1000, atMs: 1_767_225_600_000 + n },
     { producer: 'test' },
   ),
 });
@@ -57,7 +57,7 @@ describe('enqueueEvents', () => {
     const before = await database.db.selectFrom('outbox').select('id').execute();
     const bad = {
       ...tick('EURUSD', 1),
-      event: { ...tick('EURUSD', 1).event, payload: { pair: 'EURUSD', price: -1, ts: 1 } },
+      event: { ...tick('EURUSD', 1).event, payload: { pair: 'EURUSD', price: -1, atMs: 1 } },
     };
     await expect(
       database.db.transaction().execute((trx) => enqueueEvents(trx, [tick('EURUSD', 2), bad as OutboxEvent])),

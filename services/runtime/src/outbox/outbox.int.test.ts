@@ -9,6 +9,7 @@ import { metricValue, waitFor } from '../bus/testing/wait-for';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { enqueueEvent } from './enqueue-event';
 import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+import { claimUnpublished, markPublished } from './outbox.repository';
 
 const logger = pino({ level: 'silent' });
 
@@ -29,7 +30,7 @@ class RecordingBus {
 function tick(pair: string, n: number): EventOf<'market.ticks.v1'> {
   return createEvent(
     'market.ticks.v1',
-    { pair, price: 1 + n / 1000, ts: 1_767_225_600_000 + n },
+    { pair, price: 1 + n / 1000, atMs: 1_767_225_600_000 + n },
     { producer: 'test' },
   );
 }
@@ -91,6 +92,32 @@ describe('transactional outbox and relay', () => {
     expect(bus.published.map((p) => p.key)).toEqual(['EURUSD', 'BTCUSDT', 'XAUUSD', 'EURUSD', 'BTCUSDT']);
     await waitFor(async () => (await unpublishedCount()) === 0, { what: 'rows to be marked' });
     expect(await metricValue(registry, 'updown_outbox_relayed_total', { topic: 'market.ticks.v1' })).toBe(5);
+  });
+
+  it('marks rows published without waiting for the disk, in that transaction only', async () => {
+    await commit(ticks(2));
+    // One connection throughout, with the session's setting on (the test server runs with it off),
+    // so the check after the commit reads the same session the transaction ran in.
+    const [inside, after] = await database.db.connection().execute(async (conn) => {
+      await sql`set synchronous_commit = on`.execute(conn);
+      const setting = await conn.transaction().execute(async (trx) => {
+        const rows = await claimUnpublished(trx, 10);
+        await markPublished(
+          trx,
+          rows.map((row) => row.id),
+          new Date(),
+        );
+        return (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]!
+          .synchronous_commit;
+      });
+      const later = (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(conn))
+        .rows[0]!.synchronous_commit;
+      await sql`reset synchronous_commit`.execute(conn);
+      return [setting, later] as const;
+    });
+    expect(inside).toBe('off');
+    expect(after).toBe('on');
+    expect(await unpublishedCount()).toBe(0);
   });
 
   it('never publishes the events of a rolled-back transaction', async () => {
@@ -202,7 +229,7 @@ describe('transactional outbox and relay', () => {
   });
 
   it('refuses to enqueue an invalid event, with a typed error, and writes nothing', async () => {
-    const invalid = { ...tick('EURUSD', 1), payload: { pair: 'EURUSD', price: -1, ts: 1 } };
+    const invalid = { ...tick('EURUSD', 1), payload: { pair: 'EURUSD', price: -1, atMs: 1 } };
     const error = await database.db
       .transaction()
       .execute((trx) => enqueueEvent(trx, 'market.ticks.v1', 'EURUSD', invalid))

@@ -4,13 +4,15 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb, withDefaultUser } from '../db/pool';
-import { migrateToLatest } from '../db/migrator';
+import { migrateToLatest, type MigrationSet } from '../db/migrator';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 
 /**
  * Vitest global setup: one PostgreSQL server for the whole run (`DATABASE_URL` when set, else an
  * embedded one in a temporary directory), one migrated template database, and each test file
- * clones its own database from the template (see `createTestDatabase`).
+ * clones its own database from the template (see `createTestDatabase`). The runtime cannot import
+ * the packages whose migrations the template needs (they depend on it), so the vitest config names
+ * a global setup that passes them: `services/platform/src/testing/global-setup.ts`.
  */
 
 declare module 'vitest' {
@@ -20,7 +22,16 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export function testPostgresSetup(
+  migrations: readonly MigrationSet[],
+): (project: TestProject) => Promise<() => Promise<void>> {
+  return (project) => setup(project, migrations);
+}
+
+async function setup(
+  project: TestProject,
+  migrations: readonly MigrationSet[],
+): Promise<() => Promise<void>> {
   let embedded: EmbeddedPostgres | undefined;
   let tempDir: string | undefined;
   let serverUrl: string;
@@ -50,7 +61,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await admin.connect();
   await admin.query(`create database ${template}`);
   const handle = createDb(`${serverUrl}/${template}`, { max: 2 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, migrations);
   await handle.close();
   project.provide('pgServerUrl', serverUrl);
   project.provide('pgTemplateDatabase', template);

@@ -3,3 +3,4 @@ export { metricValue } from './metric-value';
 export { waitFor } from '../bus/testing/wait-for';
 export { startMokapi, mokapiIsolation, type MokapiBroker } from '../bus/testing/mokapi';
 export { dockerEngineAnswers } from '../bus/testing/docker';
+export { memoryBus } from './memory-bus';

@@ -1,0 +1,74 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { createMetricsRegistry, observeDbPool } from './metrics';
+import { metricValue } from './testing/metric-value';
+
+function blockFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Holds the event loop, as a long synchronous task in a request would.
+  }
+}
+
+/** The value of one series in the text a scrape returns. */
+function scraped(text: string, series: RegExp): number {
+  const match = new RegExp(`^${series.source} ([^\\s]+)$`, 'm').exec(text);
+  if (!match) throw new Error(`no ${series.source} in:\n${text}`);
+  return Number(match[1]);
+}
+
+describe('event-loop delay at 1 ms resolution', () => {
+  it('shows a stall as the maximum of the window, then starts a new window', async () => {
+    const registry = createMetricsRegistry({ service: 'test' });
+    await registry.metrics(); // starts a fresh window
+    await sleep(20);
+    blockFor(60);
+    await sleep(20);
+    const text = await registry.metrics();
+    expect(text).toMatch(/^# TYPE updown_event_loop_delay_seconds gauge$/m);
+    const max = scraped(text, /updown_event_loop_delay_seconds\{quantile="1",service="test"\}/);
+    const p50 = scraped(text, /updown_event_loop_delay_seconds\{quantile="0.5",service="test"\}/);
+    // The monitor's sample at 1 ms saw the loop late by about the stall.
+    expect(max).toBeGreaterThanOrEqual(0.055);
+    expect(max).toBeLessThan(1);
+    expect(p50).toBeLessThan(max);
+
+    // The stall belongs to the previous window only.
+    await sleep(30);
+    const next = await registry.metrics();
+    expect(scraped(next, /updown_event_loop_delay_seconds\{quantile="1",service="test"\}/)).toBeLessThan(max);
+  });
+});
+
+describe('garbage-collection pauses', () => {
+  it('adds up pause time and count by kind', async () => {
+    const registry = createMetricsRegistry();
+    const gc = (globalThis as { gc?: () => void }).gc;
+    // Without --expose-gc, allocate until the young generation is collected at least once.
+    if (gc) gc();
+    else for (let i = 0; i < 200; i++) new Array(100_000).fill(i);
+    await sleep(10); // observers are told asynchronously
+    const text = await registry.metrics();
+    expect(text).toMatch(/^updown_gc_pauses_total\{kind="(minor|major|incremental|weakcb)"\} [1-9]/m);
+    const seconds = await metricValue(registry, 'updown_gc_pause_seconds_total');
+    expect(seconds).toBeGreaterThan(0);
+    expect(text).toMatch(/^updown_gc_pause_max_seconds [0-9.e-]+$/m);
+  });
+});
+
+describe('connection pool checkout waits', () => {
+  it('times each checkout, callback and promise forms, and reports the pool at scrape time', async () => {
+    // Nothing listens on port 1, so no client can be created: checkouts fail fast, and the time
+    // until the caller has its answer is still observed.
+    const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none', max: 1 });
+    const registry = createMetricsRegistry();
+    observeDbPool(pool, registry);
+    await expect(pool.connect()).rejects.toThrow();
+    await new Promise<void>((resolve) => pool.connect(() => resolve()));
+    const text = await registry.metrics();
+    expect(text).toMatch(/^updown_db_pool_connections\{state="waiting"\} 0$/m);
+    expect(text).toMatch(/^updown_db_pool_checkout_wait_seconds_count 2$/m);
+    await pool.end();
+  });
+});
