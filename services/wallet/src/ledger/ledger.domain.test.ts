@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   canonicalTransfer,
+  commandAccountCodes,
+  ownerShard,
   resolveTransfer,
   shardFor,
   SYSTEM_ACCOUNT_SHARDS,
@@ -44,6 +46,29 @@ describe('resolveTransfer', () => {
     expect(result.ok && result.postings[0]?.code).toBe(
       `house_real:${String(shardFor('k1')).padStart(2, '0')}`,
     );
+  });
+
+  it('posts to the shard the command names, in its request hash too', () => {
+    const postings = [
+      { account: { system: 'house_real' as const }, amount: -100 },
+      { account: { owner: alice, type: 'real' as const }, amount: 100 },
+    ];
+    const chosen = resolveTransfer(command(postings, { systemShard: 7 }));
+    expect(chosen.ok && chosen.postings[0]?.code).toBe('house_real:07');
+    expect(commandAccountCodes(command(postings, { systemShard: 7 }))).toEqual([
+      'house_real:07',
+      `user:${alice}:real`,
+    ]);
+    const byKey = resolveTransfer(command(postings));
+    expect(chosen.ok && byKey.ok && canonicalTransfer('test', chosen.postings)).not.toBe(
+      byKey.ok && canonicalTransfer('test', byKey.postings),
+    );
+    for (const systemShard of [-1, 16, 2.5]) {
+      expect(resolveTransfer(command(postings, { systemShard }))).toMatchObject({
+        ok: false,
+        problem: 'system_shard',
+      });
+    }
   });
 
   it.each([
@@ -99,5 +124,14 @@ describe('canonicalTransfer', () => {
     expect(canonicalTransfer('x', [{ code: 'a', amount: 1 }])).not.toBe(
       canonicalTransfer('x', [{ code: 'a', amount: 2 }]),
     );
+  });
+});
+
+describe('ownerShard', () => {
+  it("is the owner id's last hex digit, the digit PostgreSQL reads as get_byte(uuid_send(id), 15) % 16", () => {
+    expect(ownerShard(alice)).toBe(10);
+    expect(ownerShard(bob)).toBe(11);
+    expect(ownerShard('00000000-0000-4000-8000-0000000000F3')).toBe(3);
+    expect(() => ownerShard('not-a-uuid')).toThrow(RangeError);
   });
 });

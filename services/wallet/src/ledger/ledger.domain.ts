@@ -44,6 +44,12 @@ export interface TransferCommand {
   readonly postings: readonly Posting[];
   /** The business row this entry belongs to, e.g. `{tradeId}`. */
   readonly ref?: Readonly<Record<string, unknown>>;
+  /**
+   * The shard of every system account this entry posts to, when the caller chooses it (an
+   * integer from 0 to `SYSTEM_ACCOUNT_SHARDS - 1`); otherwise it is derived from the key
+   * (`shardFor`). It must be a function of the command alone, so a retry names the same accounts.
+   */
+  readonly systemShard?: number;
 }
 
 /** The largest single posting accepted: $10 billion in cents, far inside the safe-integer range. */
@@ -79,10 +85,27 @@ export function shardFor(idempotencyKey: string): number {
   return hash % SYSTEM_ACCOUNT_SHARDS;
 }
 
-export function accountCode(ref: AccountRef, idempotencyKey: string): string {
+/**
+ * A shard chosen by a user's id: the last hex digit of the UUID, which is random in v4 and v7
+ * UUIDs alike. Settlement posts each trade's house side to its owner's shard, so batches of
+ * disjoint sets of users (`ownerShard(id) % n`, n dividing the shard count) lock disjoint house
+ * rows and can run side by side; PostgreSQL computes the same digit as
+ * `get_byte(uuid_send(id), 15) % 16`.
+ */
+export function ownerShard(ownerId: string): number {
+  if (!UUID.test(ownerId)) throw new RangeError(`owner ${ownerId} is not a UUID`);
+  return parseInt(ownerId.slice(-1), 16) % SYSTEM_ACCOUNT_SHARDS;
+}
+
+export function accountCode(ref: AccountRef, idempotencyKey: string, systemShard?: number): string {
   return 'system' in ref
-    ? systemAccountCode(ref.system, shardFor(idempotencyKey))
+    ? systemAccountCode(ref.system, systemShard ?? shardFor(idempotencyKey))
     : userAccountCode(ref.owner, ref.type);
+}
+
+/** The account codes a transfer posts to, in the order of its postings. */
+export function commandAccountCodes(command: TransferCommand): string[] {
+  return command.postings.map((p) => accountCode(p.account, command.idempotencyKey, command.systemShard));
 }
 
 export interface ResolvedPosting {
@@ -100,7 +123,8 @@ export type TransferProblem =
   | 'amount_too_large'
   | 'unbalanced'
   | 'duplicate_account'
-  | 'bad_owner';
+  | 'bad_owner'
+  | 'system_shard';
 
 /**
  * Checks a transfer and names its accounts. Returns the postings sorted by account code (the order
@@ -118,6 +142,10 @@ export function resolveTransfer(
   if (command.postings.length > POSTINGS_PER_ENTRY_MAX) {
     return fail('too_many_postings', `an entry has at most ${POSTINGS_PER_ENTRY_MAX} postings`);
   }
+  const shard = command.systemShard;
+  if (shard !== undefined && !(Number.isInteger(shard) && shard >= 0 && shard < SYSTEM_ACCOUNT_SHARDS)) {
+    return fail('system_shard', `system shard must be an integer from 0 to ${SYSTEM_ACCOUNT_SHARDS - 1}`);
+  }
   let sum = 0;
   const seen = new Set<string>();
   const postings: ResolvedPosting[] = [];
@@ -129,7 +157,7 @@ export function resolveTransfer(
     if ('owner' in posting.account && !UUID.test(posting.account.owner)) {
       return fail('bad_owner', 'account owner must be a UUID');
     }
-    const code = accountCode(posting.account, command.idempotencyKey);
+    const code = accountCode(posting.account, command.idempotencyKey, shard);
     if (seen.has(code)) return fail('duplicate_account', `account ${code} appears twice in one entry`);
     seen.add(code);
     sum += posting.amount;

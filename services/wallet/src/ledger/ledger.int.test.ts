@@ -141,6 +141,19 @@ describe('ledger', () => {
 
   it('names an account that was never opened', async () => {
     await expect(deposit(randomUUID(), 100)).rejects.toBeInstanceOf(UnknownAccount);
+    // None of the accounts opened: no posting reaches the balance trigger, and it is still refused.
+    await expect(
+      database.db.transaction().execute((trx) =>
+        transfer(trx, {
+          kind: 'internal',
+          idempotencyKey: randomUUID(),
+          postings: [
+            { account: { owner: randomUUID(), type: 'real' }, amount: -100 },
+            { account: { owner: randomUUID(), type: 'real' }, amount: 100 },
+          ],
+        }),
+      ),
+    ).rejects.toBeInstanceOf(UnknownAccount);
   });
 
   it('lets exactly 10 of 50 concurrent debits through when the balance affords 10', async () => {
@@ -162,7 +175,7 @@ describe('ledger', () => {
     expect(await getUserBalances(database.db, user)).toMatchObject({ real: 9_300, real_in_play: 700 });
   });
 
-  it('lets the database itself refuse a negative user balance, an unbalanced entry and edits', async () => {
+  it('lets the database itself refuse a negative user balance, an unbalanced entry, an orphaned posting and edits', async () => {
     const user = await newUser(100);
     await expect(
       sql`update ledger_accounts set balance = -1 where code = ${`user:${user}:real`}`.execute(database.db),
@@ -184,6 +197,36 @@ describe('ledger', () => {
       /append-only/,
     );
     await expect(sql`delete from ledger_entries`.execute(database.db)).rejects.toThrow(/append-only/);
+    // No foreign keys: the statement trigger checks every posting's entry and account exist, and
+    // neither can disappear afterwards.
+    const account = await sql<{ id: number }>`
+      select id from ledger_accounts where code = ${`user:${user}:real`}`.execute(database.db);
+    await expect(
+      sql`insert into ledger_postings (entry_id, account_id, amount, balance_after)
+          values (999999999, ${account.rows[0]!.id}, 5, 105), (999999999, ${account.rows[0]!.id}, -5, 100)`.execute(
+        database.db,
+      ),
+    ).rejects.toMatchObject({ code: '23503', message: expect.stringMatching(/entry 999999999/) });
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        const entry = await sql<{ id: number }>`
+          insert into ledger_entries (kind, idempotency_key, request_hash) values ('hand', ${randomUUID()}, 'x') returning id`.execute(
+          trx,
+        );
+        await sql`insert into ledger_postings (entry_id, account_id, amount, balance_after)
+                  values (${entry.rows[0]!.id}, 999999999, 5, 5), (${entry.rows[0]!.id}, ${account.rows[0]!.id}, -5, 95)`.execute(
+          trx,
+        );
+      }),
+    ).rejects.toMatchObject({ code: '23503', message: expect.stringMatching(/account 999999999/) });
+    await expect(
+      sql`delete from ledger_accounts where code = ${`user:${user}:real`}`.execute(database.db),
+    ).rejects.toThrow(/never deleted/);
+    for (const table of ['ledger_accounts', 'ledger_entries', 'ledger_postings']) {
+      await expect(sql`truncate ${sql.table(table)} cascade`.execute(database.db)).rejects.toThrow(
+        /append-only/,
+      );
+    }
     expect((await verifyLedger(database.db)).ok).toBe(true);
   });
 });

@@ -82,4 +82,21 @@ describe('ledger verification', () => {
     expect(result.stdout).toMatch(/VIOLATION/);
     expect(result.stdout).toMatch(/entry_unbalanced: entry \d+ postings sum to 1/);
   });
+
+  it('names a posting whose entry does not exist, written past the statement trigger', async () => {
+    await database.db.transaction().execute(async (trx) => {
+      await sql`alter table ledger_postings disable trigger ledger_postings_balanced`.execute(trx);
+      await sql`
+        insert into ledger_postings (entry_id, account_id, amount, balance_after)
+        select 999999999, id, 1, 1 from ledger_accounts where code = 'house_real:00'
+        union all
+        select 999999999, id, -1, -1 from ledger_accounts where code = 'house_real:01'`.execute(trx);
+      await sql`alter table ledger_postings enable trigger ledger_postings_balanced`.execute(trx);
+    });
+    const report = await verifyLedger(database.db);
+    expect(report.ok).toBe(false);
+    const orphaned = report.violations.filter((v) => v.check === 'posting_orphaned');
+    expect(orphaned).toHaveLength(2);
+    expect(orphaned[0]!.detail).toMatch(/posting \d+ names entry 999999999, which does not exist/);
+  });
 });

@@ -6,7 +6,8 @@ import type { Database } from '@updown/runtime';
  * 1. every entry has at least two postings and they sum to zero;
  * 2. every account's balance equals the sum of its postings;
  * 3. every posting's `balance_after` equals the running sum of its account's postings;
- * 4. no account that may not go negative is negative.
+ * 4. no account that may not go negative is negative;
+ * 5. every posting names an existing entry and account.
  * The database enforces these on write; this check catches what bypassed it (a hand edit, a bug in
  * a migration, a restored backup).
  */
@@ -17,7 +18,8 @@ export interface Violation {
     | 'entry_too_few_postings'
     | 'balance_mismatch'
     | 'balance_after_mismatch'
-    | 'negative_balance';
+    | 'negative_balance'
+    | 'posting_orphaned';
   readonly detail: string;
 }
 
@@ -88,6 +90,19 @@ export async function verifyLedger(db: Kysely<Database>): Promise<LedgerReport> 
           select format('account %s is negative: %s', code, balance) as detail, count(*) over () as total
           from ledger_accounts where not may_go_negative and balance < 0 order by id`,
         ),
+        run(
+          trx,
+          'posting_orphaned',
+          sql`
+          select format('posting %s names %s %s, which does not exist', p.id,
+                        case when e.id is null then 'entry' else 'account' end,
+                        case when e.id is null then p.entry_id else p.account_id end) as detail,
+                 count(*) over () as total
+          from ledger_postings p
+          left join ledger_entries e on e.id = p.entry_id
+          left join ledger_accounts a on a.id = p.account_id
+          where e.id is null or a.id is null order by p.id`,
+        ),
       ]);
       const violations = checks.flatMap((c) => c.listed);
       const truncated = checks.reduce((sum, c) => sum + c.total - c.listed.length, 0);
@@ -110,7 +125,8 @@ async function run(
 
 export function formatReport(report: LedgerReport): string {
   const head = `ledger: ${report.entries} entries, ${report.postings} postings, ${report.accounts} accounts`;
-  if (report.ok) return `${head}: OK (balanced entries, balances match postings, no negative user balance)`;
+  if (report.ok)
+    return `${head}: OK (balanced entries, balances match postings, no negative user balance, no orphaned posting)`;
   const lines = report.violations.map((v) => `  ${v.check}: ${v.detail}`);
   const more = report.truncated > 0 ? [`  ... and ${report.truncated} more`] : [];
   return [`${head}: ${report.violations.length + report.truncated} VIOLATION(S)`, ...lines, ...more].join(

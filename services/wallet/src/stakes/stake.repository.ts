@@ -1,0 +1,135 @@
+import { sql, type Expression, type RawBuilder, type Transaction } from 'kysely';
+import type { Database } from '@updown/runtime';
+import { userAccountCode } from '../ledger/ledger.domain';
+import { InsufficientFunds } from '../ledger/ledger.errors';
+import { transfer, transferBatch } from '../ledger/ledger.repository';
+import { lockAccounts, LockOrderViolation } from '../locks/lock-protocol';
+import {
+  fundsAfterStake,
+  splitStake,
+  STAKE_ACCOUNT_TYPES,
+  stakeHoldTransfer,
+  type StakeBalances,
+  type StakeBook,
+  type StakeSplit,
+} from './stake.domain';
+import { BonusStakeCapExceeded } from './stake.errors';
+
+/**
+ * The wallet's side of placing trades: lock the stake accounts (level 4 of the lock protocol, the
+ * only level placement takes), read the stake terms, hold the stakes. Each takes the transaction
+ * first and works on many users at once, so a batch of placements costs the same statements as one.
+ */
+
+/** The stake balances this transaction locked, per user: what `holdStakes` decides on. */
+const lockedStakes = new WeakMap<Transaction<Database>, Map<string, StakeBalances>>();
+
+/**
+ * Locks all six stake accounts (real, bonus, demo and their in-play accounts) of each user, in one
+ * statement in account id order, and returns their balances. Taking the in-play accounts here too
+ * means the stake hold that follows locks nothing new, so placement never waits for a row while
+ * holding one a settlement or a bonus command could be waiting for. Accounts never opened read 0.
+ */
+export async function lockStakeAccounts(
+  trx: Transaction<Database>,
+  userIds: readonly string[],
+): Promise<Map<string, StakeBalances>> {
+  const ids = [...new Set(userIds)];
+  const balances = await lockAccounts(
+    trx,
+    ids.flatMap((id) => STAKE_ACCOUNT_TYPES.map((type) => userAccountCode(id, type))),
+  );
+  const result = new Map(
+    ids.map((id) => [
+      id,
+      Object.fromEntries(
+        STAKE_ACCOUNT_TYPES.map((type) => [type, balances.get(userAccountCode(id, type)) ?? 0]),
+      ) as StakeBalances,
+    ]),
+  );
+  lockedStakes.set(trx, new Map([...result].map(([id, b]) => [id, { ...b }])));
+  return result;
+}
+
+export interface StakeTermsColumns {
+  /** The platform's stake ceiling (null only when `platform_settings` has no row). */
+  readonly maxStakeCents: RawBuilder<number | null>;
+  /** The credited amount of the user's active bonus; null when none is active. */
+  readonly activeBonusCents: RawBuilder<number | null>;
+}
+
+/**
+ * The terms a stake is decided on besides balances, as scalar subqueries for the caller's one
+ * read after `lockStakeAccounts` (placement reads them with the pair in one round trip). They must
+ * be read in a statement that starts after the lock is granted: a bonus granted or closed by a
+ * command that held the accounts is then visible, as the balances it moved are. `userId` is a
+ * user's id, or a column of the caller's statement holding one (a batch reads the terms of all
+ * its users in one statement, one row per user).
+ */
+export function stakeTermsColumns(userId: string | Expression<string>): StakeTermsColumns {
+  return {
+    maxStakeCents: sql<number | null>`(select max_stake_cents from platform_settings)`,
+    activeBonusCents: sql<
+      number | null
+    >`(select amount_cents from bonuses where user_id = ${userId} and status = 'active' limit 1)`,
+  };
+}
+
+export interface StakeHold {
+  readonly tradeId: string;
+  readonly userId: string;
+  readonly accountType: StakeBook;
+  readonly amountCents: number;
+  /** The user's active bonus amount as read through `stakeTermsColumns`; undefined when none. */
+  readonly activeBonusCents: number | undefined;
+  readonly occurredAt: Date;
+}
+
+export interface HeldStake extends StakeSplit {
+  readonly tradeId: string;
+}
+
+/**
+ * Holds the stakes: decides each one's cash/bonus split on the balances `lockStakeAccounts` locked
+ * (in the order given, each seeing the ones before it), applies the bonus stake cap, and posts one
+ * `trade_stake` entry per trade moving the stake into the in-play accounts. A refused stake
+ * (`InsufficientFunds`, `BonusStakeCapExceeded`) throws before anything is written.
+ */
+export async function holdStakes(
+  trx: Transaction<Database>,
+  holds: readonly StakeHold[],
+): Promise<HeldStake[]> {
+  const locked = lockedStakes.get(trx);
+  const balances = new Map<string, StakeBalances>();
+  const held = holds.map((hold) => {
+    const start = locked?.get(hold.userId);
+    if (!start) {
+      throw new LockOrderViolation(`stake hold for ${hold.userId}, whose stake accounts were not locked`);
+    }
+    const funds = balances.get(hold.userId) ?? start;
+    const decision = splitStake(funds, hold.activeBonusCents, hold);
+    if (!decision.ok) {
+      if (decision.problem === 'bonus_stake_cap') throw new BonusStakeCapExceeded(decision.capCents);
+      throw new InsufficientFunds(
+        userAccountCode(hold.userId, hold.accountType === 'demo' ? 'demo' : 'bonus'),
+      );
+    }
+    const split = { fromCashCents: decision.fromCashCents, fromBonusCents: decision.fromBonusCents };
+    balances.set(hold.userId, fundsAfterStake(funds, hold.accountType, split));
+    return { hold, split, command: { ...stakeHoldTransfer(hold, split), occurredAt: hold.occurredAt } };
+  });
+  // One placement (the common case) takes the prepared single transfer; a batch, one statement set.
+  if (held.length === 1) await transfer(trx, held[0]!.command);
+  else if (held.length > 1)
+    await transferBatch(
+      trx,
+      held.map((h) => h.command),
+    );
+  for (const [userId, funds] of balances) {
+    const state = locked!.get(userId)!;
+    state.real = funds.real;
+    state.bonus = funds.bonus;
+    state.demo = funds.demo;
+  }
+  return held.map(({ hold, split }) => ({ tradeId: hold.tradeId, ...split }));
+}
