@@ -1,3 +1,6 @@
+// The tables' kysely types: importing the entry point adds them to the runtime's `Database`.
+export type * from './db/tables';
+export { orderMigrations } from './db/migrations/index';
 export * from './trades/place-trade.domain';
 export {
   createPlaceTrade,
@@ -7,6 +10,11 @@ export {
   type PriceSource,
 } from './trades/place-trade.handler';
 export type { TradeRow } from './trades/trades.repository';
+export {
+  loadRealTradesSharingExpiry,
+  type ExpiryGroupKey,
+  type SameExpiryTrade,
+} from './trades/turnover.repository';
 export {
   createHttpOrderPort,
   ORDER_CALL_TIMEOUT_MS_DEFAULT,
@@ -32,3 +40,27 @@ import type { PlaceTradeRequest, PlaceTradeResult } from './trades/place-trade.h
 export interface OrderPort {
   placeTrade(request: PlaceTradeRequest): Promise<PlaceTradeResult>;
 }
+
+export {
+  findTrade,
+  findTradePriceRefs,
+  hasPendingTrades,
+  listActiveTrades,
+  listTradeHistory,
+  openExposure,
+  settledRealTradeStats,
+  type OpenExposureRow,
+  type SettledTradeStats,
+  type TradePriceRefs,
+} from './trades/trade-queries.repository';
+export {
+  loadPendingPage,
+  lockDueTrades,
+  markSettled,
+  overduePendingPairs,
+  type DueTradeRow,
+  type PendingTradeRef,
+  type SettledUpdate,
+  type TradeDirection,
+  type TradeOutcome,
+} from './trades/settlement-path.repository';

@@ -1,6 +1,8 @@
-import { runStandalone } from '@updown/runtime';
-import { startLatestPrices } from '@updown/price-ingest';
+import { runStandalone, runtimeMigrations } from '@updown/runtime';
+import { priceIngestMigrations, startLatestPrices } from '@updown/price-ingest';
+import { walletMigrations } from '@updown/wallet';
 import { loadOrderConfig, serviceToken } from './config';
+import { orderMigrations } from './db/migrations/index';
 import { buildOrderApp } from './http/order-app';
 import { createPlaceTrade } from './trades/place-trade.handler';
 
@@ -17,6 +19,7 @@ runStandalone({
   memoryBusWarning:
     'in-memory bus: order sees no ticks from other processes, so every placement is refused as stale',
   outboxRelay: true,
+  migrations: [runtimeMigrations, priceIngestMigrations, walletMigrations, orderMigrations],
   start: async ({ config, database, bus, logger, registry, clock, relay }) => {
     const prices = await startLatestPrices({ db: database.db, bus, clock, logger });
     const placeTrade = createPlaceTrade({

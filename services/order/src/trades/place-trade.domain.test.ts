@@ -14,7 +14,7 @@ import {
 const now = Date.UTC(2026, 10, 21, 12, 0, 0);
 const state: PlacementState = {
   pair: { symbol: 'BTCUSDT', active: true, payoutPct: 80 },
-  latestTick: { price: 97_123.45, ts: now - 300, tickId: 42 },
+  latestTick: { price: 97_123.45, atMs: now - 300, tickId: 42 },
   maxStakeCents: 500_000,
   balances: { real: 5_000, bonus: 10_000, demo: 1_000_000 },
   activeBonusCents: undefined,
@@ -33,11 +33,11 @@ describe('decidePlacement', () => {
   it('accepts at the latest tick, fixes the payout and expires duration after acceptance', () => {
     expect(decidePlacement(state, command)).toMatchObject({
       entryPrice: 97_123.45,
-      entryTs: now - 300,
+      entryAtMs: now - 300,
       entryTickId: 42,
       payoutPct: 80,
-      acceptedAt: now,
-      expiryTs: now + 60_000,
+      acceptedAtMs: now,
+      expiryAtMs: now + 60_000,
       stakeFromCashCents: 1_000,
       stakeFromBonusCents: 0,
     });
@@ -65,7 +65,7 @@ describe('decidePlacement', () => {
 
   it('accepts only the listed durations', () => {
     for (const durationSec of [60, 120, 180, 240, 300, 900, 1800, 2700, 3600]) {
-      expect(decidePlacement(state, { ...command, durationSec }).expiryTs).toBe(now + durationSec * 1000);
+      expect(decidePlacement(state, { ...command, durationSec }).expiryAtMs).toBe(now + durationSec * 1000);
     }
     for (const durationSec of [0, 30, 59, 61, 3601]) {
       expect(() => decidePlacement(state, { ...command, durationSec })).toThrow(InvalidDuration);
@@ -81,11 +81,12 @@ describe('decidePlacement', () => {
 
   it('refuses a price older than 5 s, or none at all', () => {
     expect(() =>
-      decidePlacement({ ...state, latestTick: { price: 1, ts: now - 5_001, tickId: 1 } }, command),
+      decidePlacement({ ...state, latestTick: { price: 1, atMs: now - 5_001, tickId: 1 } }, command),
     ).toThrow(StalePrice);
     expect(() => decidePlacement({ ...state, latestTick: undefined }, command)).toThrow(StalePrice);
     expect(
-      decidePlacement({ ...state, latestTick: { price: 1, ts: now - 5_000, tickId: 1 } }, command).entryPrice,
+      decidePlacement({ ...state, latestTick: { price: 1, atMs: now - 5_000, tickId: 1 } }, command)
+        .entryPrice,
     ).toBe(1);
   });
 

@@ -1,10 +1,12 @@
 import { DomainError } from '@updown/runtime/errors';
 import { TRADE_AMOUNT_MIN, TRADE_DURATIONS_SEC } from '@updown/schemas/api';
+import { splitStake } from '@updown/wallet/domain';
 
 /**
  * The rules of accepting a trade (DESIGN §3), as a pure decision: given what the order service
  * knows at the instant it accepts (pair, latest tick, settings, balances, bonus) and the command,
- * either a trade to write or the reason it is refused. Time comes in with the command.
+ * either a trade to write or the reason it is refused. Time comes in with the command. Where the
+ * stake comes from (cash, then bonus) and the bonus stake cap are the wallet's rules (`splitStake`).
  */
 
 // The gateway's request schema states these rules to clients (the OpenAPI document) and refuses
@@ -13,8 +15,6 @@ export { TRADE_DURATIONS_SEC };
 export const MIN_STAKE_CENTS = TRADE_AMOUNT_MIN * 100;
 /** A pair whose latest tick is older than this cannot be traded: the entry price would be stale. */
 export const PRICE_AGE_MS_MAX = 5_000;
-/** With an active bonus, a real stake is at most this share of the bonus amount. */
-export const BONUS_MAX_STAKE_SHARE_PCT = 20;
 
 export type Direction = 'UP' | 'DOWN';
 export type AccountType = 'demo' | 'real';
@@ -33,7 +33,7 @@ export interface PlacementState {
   readonly pair:
     { readonly symbol: string; readonly active: boolean; readonly payoutPct: number } | undefined;
   readonly latestTick:
-    { readonly price: number; readonly ts: number; readonly tickId: number | null } | undefined;
+    { readonly price: number; readonly atMs: number; readonly tickId: number | null } | undefined;
   readonly maxStakeCents: number;
   readonly balances: { readonly real: number; readonly bonus: number; readonly demo: number };
   /** The credited amount of the user's active bonus, if one is active. */
@@ -47,10 +47,10 @@ export interface AcceptedTrade {
   readonly amountCents: number;
   readonly payoutPct: number;
   readonly entryPrice: number;
-  readonly entryTs: number;
+  readonly entryAtMs: number;
   readonly entryTickId: number | null;
-  readonly acceptedAt: number;
-  readonly expiryTs: number;
+  readonly acceptedAtMs: number;
+  readonly expiryAtMs: number;
   readonly durationSec: number;
   /** Where the stake comes from: real cash first, then bonus (demo trades use demo only). */
   readonly stakeFromCashCents: number;
@@ -106,25 +106,16 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
   if (!state.pair) throw new PairNotTradable(command.pair, 'unknown');
   if (!state.pair.active) throw new PairNotTradable(command.pair, 'inactive');
   const tick = state.latestTick;
-  if (!tick || command.now - tick.ts > PRICE_AGE_MS_MAX || tick.ts > command.now + PRICE_AGE_MS_MAX) {
+  if (!tick || command.now - tick.atMs > PRICE_AGE_MS_MAX || tick.atMs > command.now + PRICE_AGE_MS_MAX) {
     throw new StalePrice(command.pair);
   }
 
-  let fromCash: number;
-  let fromBonus = 0;
-  if (command.accountType === 'demo') {
-    if (state.balances.demo < command.amountCents) throw new InsufficientBalance();
-    fromCash = command.amountCents;
-  } else {
-    if (state.activeBonusCents !== undefined) {
-      const cap = Math.floor((state.activeBonusCents * BONUS_MAX_STAKE_SHARE_PCT) / 100);
-      if (command.amountCents > cap) {
-        throw new StakeOutOfBounds(`With an active bonus the maximum stake is ${dollars(cap)}`);
-      }
+  const split = splitStake(state.balances, state.activeBonusCents, command);
+  if (!split.ok) {
+    if (split.problem === 'bonus_stake_cap') {
+      throw new StakeOutOfBounds(`With an active bonus the maximum stake is ${dollars(split.capCents)}`);
     }
-    fromCash = Math.min(state.balances.real, command.amountCents);
-    fromBonus = command.amountCents - fromCash;
-    if (fromBonus > state.balances.bonus) throw new InsufficientBalance();
+    throw new InsufficientBalance();
   }
 
   return {
@@ -134,12 +125,12 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
     amountCents: command.amountCents,
     payoutPct: state.pair.payoutPct,
     entryPrice: tick.price,
-    entryTs: tick.ts,
+    entryAtMs: tick.atMs,
     entryTickId: tick.tickId,
-    acceptedAt: command.now,
-    expiryTs: command.now + command.durationSec * 1000,
+    acceptedAtMs: command.now,
+    expiryAtMs: command.now + command.durationSec * 1000,
     durationSec: command.durationSec,
-    stakeFromCashCents: fromCash,
-    stakeFromBonusCents: fromBonus,
+    stakeFromCashCents: split.fromCashCents,
+    stakeFromBonusCents: split.fromBonusCents,
   };
 }

@@ -1,20 +1,37 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { createEvent } from '@updown/schemas';
-import { Counter, enqueueEvent, type Clock, type Database, type Registry } from '@updown/runtime';
-import { IdempotencyConflict, transfer, type Posting } from '@updown/wallet';
-import { decidePlacement, type AccountType, type Direction } from './place-trade.domain';
 import {
-  findTradeByIdempotencyKey,
-  insertTrade,
+  Counter,
+  enqueueEvent,
+  enqueueEvents,
+  Histogram,
+  type Clock,
+  type Database,
+  type OutboxEvent,
+  type Registry,
+} from '@updown/runtime';
+import { holdStakes, IdempotencyConflict, lockStakeAccounts } from '@updown/wallet';
+import {
+  decideBatch,
+  idempotencyScope,
+  type BatchState,
+  type LatestTick,
+  type PairTerms,
+  type PlacementTerms,
+} from './place-batch.domain';
+import type { AcceptedTrade, AccountType, Direction } from './place-trade.domain';
+import { createBatcher, type Settled } from './placement-batcher';
+import {
+  findTradesByIdempotencyKeys,
+  insertTrades,
   loadPlacementContext,
-  lockStakeBalances,
   type TradeRow,
 } from './trades.repository';
 
 /** What the order service needs to know the price now; price-ingest's `LatestPrices` satisfies it. */
 export interface PriceSource {
-  get(pair: string): { price: number; ts: number } | undefined;
+  get(pair: string): { price: number; atMs: number } | undefined;
 }
 
 export interface PlaceTradeRequest {
@@ -34,165 +51,277 @@ export interface PlaceTradeResult {
   readonly replayed: boolean;
 }
 
+/** Most placements committed in one transaction unless `batchMax` says otherwise. */
+export const PLACEMENT_BATCH_MAX_DEFAULT = 200;
+
 export interface PlaceTradeDeps {
   readonly db: Kysely<Database>;
   readonly prices: PriceSource;
   readonly clock: Clock;
-  /** Called after a placement commits, so the outbox relay publishes at once instead of at its next poll. */
+  /** Called after a batch with new trades commits, so the outbox relay publishes at once instead of at its next poll. */
   readonly onCommitted?: () => void;
   readonly producer?: string;
-  /** Where `updown_trades_placed_total{pair, account}` is registered; omitted in tests that do not look. */
+  /**
+   * Where `updown_trades_placed_total{pair, account}`, `updown_placement_batch_size` and
+   * `updown_placement_batch_fallbacks_total` are registered; omitted in tests that do not look.
+   */
   readonly registry?: Registry;
+  /** Most placements in one transaction (default `PLACEMENT_BATCH_MAX_DEFAULT`). */
+  readonly batchMax?: number;
 }
 
 /**
- * Places a trade in one database transaction: lock the user's stake accounts, decide, hold the
- * stake in the ledger, insert the pending trade and write `trades.opened.v1` to the outbox.
- * A refusal writes nothing. Repeats with the same idempotency key return the first trade.
+ * Places trades, many per database transaction (group commit, `placement-batcher.ts`): whatever
+ * arrived while the previous batch was committing is decided and written together, and a placement
+ * that arrives alone goes at once. Each batch, in one transaction and a constant number of
+ * statements: lock the stake accounts of all its users (all six each, the only locks a placement
+ * takes, so it never waits while holding a row another money command wants), look up its
+ * idempotency keys, read its pairs and stake terms, decide every placement in arrival order
+ * against the running balances (`place-batch.domain.ts`), hold the accepted stakes through the
+ * wallet, insert the pending trades and write `trades.opened.v1` to the outbox. Each placement gets
+ * its own answer, exactly the one it would get alone after the ones before it: a refusal writes
+ * nothing and touches no other answer, a repeated key returns the first trade.
  */
 export function createPlaceTrade(
   deps: PlaceTradeDeps,
 ): (request: PlaceTradeRequest) => Promise<PlaceTradeResult> {
   const producer = deps.producer ?? 'order';
-  const placed = deps.registry
-    ? new Counter({
-        name: 'updown_trades_placed_total',
-        help: 'Trades accepted by the order service',
-        labelNames: ['pair', 'account'] as const,
-        registers: [deps.registry],
-      })
-    : undefined;
-  return async (request) => {
-    const result = await retryOnLockConflict(() =>
-      deps.db.transaction().execute(async (trx) => {
-        const balances = await lockStakeBalances(trx, request.userId);
-        // Checked under the lock: a concurrent retry with the same key has committed or not by now.
-        if (request.idempotencyKey) {
-          const existing = await findTradeByIdempotencyKey(trx, request.userId, request.idempotencyKey);
-          if (existing) {
-            if (!sameRequest(existing, request)) throw new IdempotencyConflict(request.idempotencyKey);
-            return { trade: existing, replayed: true };
-          }
-        }
-        const { pair, maxStakeCents, activeBonusCents } = await loadPlacementContext(
-          trx,
-          request.pair,
-          request.userId,
-        );
-        const tick = deps.prices.get(request.pair);
-        const now = deps.clock.now();
-        const accepted = decidePlacement(
-          {
-            pair: pair && { symbol: pair.symbol, active: pair.active, payoutPct: pair.payout_pct },
-            latestTick: tick && { price: tick.price, ts: tick.ts, tickId: null },
-            maxStakeCents,
-            balances,
-            activeBonusCents,
-          },
-          { ...request, now },
-        );
-        const tradeId = randomUUID();
-        await transfer(trx, {
-          kind: 'trade_stake',
-          idempotencyKey: `trade:${tradeId}:stake`,
-          ref: { tradeId },
-          occurredAt: new Date(now),
-          postings: stakePostings(request.userId, accepted),
-        });
-        const trade = await insertTrade(trx, {
-          id: tradeId,
-          userId: request.userId,
-          idempotencyKey: request.idempotencyKey ?? null,
-          trade: accepted,
-        });
-        await enqueueEvent(
-          trx,
-          'trades.opened.v1',
-          trade.pair,
-          createEvent(
-            'trades.opened.v1',
-            {
-              tradeId,
-              userId: request.userId,
-              pair: trade.pair,
-              direction: trade.direction,
-              amountCents: trade.amount_cents,
-              payoutPct: trade.payout_pct,
-              entryPrice: trade.entry_price,
-              entryTs: trade.entry_ts,
-              expiryTs: trade.expiry_ts,
-              accountType: trade.account_type,
-              openedAt: trade.accepted_at,
-            },
-            { producer, occurredAt: new Date(now).toISOString() },
-          ),
-        );
-        return { trade, replayed: false };
-      }),
-    );
-    if (!result.replayed) {
-      placed?.inc({ pair: result.trade.pair, account: result.trade.account_type });
-      deps.onCommitted?.();
+  const metrics = placementMetrics(deps.registry);
+  return createBatcher<PlaceTradeRequest, PlaceTradeResult>({
+    batchMax: deps.batchMax ?? PLACEMENT_BATCH_MAX_DEFAULT,
+    run: async (requests) => {
+      const outcomes = await placeBatch(deps, producer, requests);
+      let placed = 0;
+      for (const outcome of outcomes) {
+        if (!outcome.ok || outcome.value.replayed) continue;
+        placed++;
+        metrics.placed?.inc({ pair: outcome.value.trade.pair, account: outcome.value.trade.account_type });
+      }
+      if (placed > 0) deps.onCommitted?.();
+      return outcomes;
+    },
+    outcomeUnknown: (error) => error instanceof CommitFailed,
+    onBatch: (size) => metrics.batchSize?.observe(size),
+    onFallback: () => metrics.fallbacks?.inc(),
+  });
+}
+
+/** The commit of a batch failed: it may or may not have been written, so it is not run again. */
+export class CommitFailed extends Error {
+  constructor(cause: unknown) {
+    super(`placement batch commit failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = 'CommitFailed';
+  }
+}
+
+async function placeBatch(
+  deps: PlaceTradeDeps,
+  producer: string,
+  requests: readonly PlaceTradeRequest[],
+): Promise<Settled<PlaceTradeResult>[]> {
+  let decided = false;
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const outcomes = await placeInTransaction(trx, deps, producer, requests);
+      decided = true;
+      return outcomes;
+    });
+  } catch (error) {
+    throw decided ? new CommitFailed(error) : error;
+  }
+}
+
+async function placeInTransaction(
+  trx: Transaction<Database>,
+  deps: PlaceTradeDeps,
+  producer: string,
+  requests: readonly PlaceTradeRequest[],
+): Promise<Settled<PlaceTradeResult>[]> {
+  const state = await readBatchState(trx, deps, requests);
+  const decisions = decideBatch(requests, state);
+
+  const accepted: NewPlacement[] = [];
+  decisions.forEach((decision, index) => {
+    if (decision.kind === 'accepted') {
+      accepted.push({ index, id: randomUUID(), request: requests[index]!, trade: decision.trade });
     }
-    return result;
+  });
+  const written = await writeTrades(trx, accepted, {
+    at: new Date(state.now),
+    producer,
+    activeBonusCents: state.activeBonusCents,
+  });
+
+  return decisions.map((decision, index): Settled<PlaceTradeResult> => {
+    switch (decision.kind) {
+      case 'accepted':
+        return { ok: true, value: { trade: written.get(index)!, replayed: false } };
+      case 'replay-in-batch':
+        return { ok: true, value: { trade: written.get(decision.index)!, replayed: true } };
+      case 'replay-committed':
+        return { ok: true, value: { trade: decision.prior.row, replayed: true } };
+      case 'conflict':
+        return { ok: false, error: new IdempotencyConflict(decision.idempotencyKey) };
+      case 'refused':
+        return { ok: false, error: decision.error };
+    }
+  });
+}
+
+/**
+ * Everything the batch is decided on, read with three statements whatever its size: the stake
+ * accounts of its users (locked), the trades its keys were used for, the terms of its pairs and
+ * users; then the clock and the latest prices, once the locks are held.
+ */
+async function readBatchState(
+  trx: Transaction<Database>,
+  deps: PlaceTradeDeps,
+  requests: readonly PlaceTradeRequest[],
+): Promise<BatchState<CommittedTrade>> {
+  const userIds = [...new Set(requests.map((r) => r.userId))];
+  const balances = await lockStakeAccounts(trx, userIds);
+  // Looked up under the locks: a concurrent placement with the same key has committed or not by now.
+  const keyed = new Map<string, { userId: string; idempotencyKey: string }>();
+  for (const { userId, idempotencyKey } of requests) {
+    if (idempotencyKey !== undefined)
+      keyed.set(idempotencyScope(userId, idempotencyKey), { userId, idempotencyKey });
+  }
+  const committed = new Map<string, CommittedTrade>();
+  for (const { key, trade } of await findTradesByIdempotencyKeys(trx, [...keyed.values()])) {
+    committed.set(idempotencyScope(key.userId, key.idempotencyKey), { ...termsOf(trade), row: trade });
+  }
+  const pairSymbols = [...new Set(requests.map((r) => r.pair))];
+  const context = await loadPlacementContext(trx, pairSymbols, userIds);
+  const pairs = new Map<string, PairTerms>();
+  for (const [symbol, pair] of context.pairs) {
+    pairs.set(symbol, { symbol, active: pair.active, payoutPct: pair.payout_pct });
+  }
+  const latestTicks = new Map<string, LatestTick>();
+  for (const symbol of pairSymbols) {
+    const tick = deps.prices.get(symbol);
+    if (tick) latestTicks.set(symbol, { price: tick.price, atMs: tick.atMs, tickId: null });
+  }
+  return {
+    now: deps.clock.now(),
+    maxStakeCents: context.maxStakeCents,
+    balances,
+    pairs,
+    latestTicks,
+    activeBonusCents: context.activeBonusCents,
+    committed,
   };
 }
 
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction did nothing and may be retried. */
-const RETRYABLE_SQLSTATES = new Set(['40P01', '40001']);
-const PLACEMENT_ATTEMPTS_MAX = 3;
+/** A trade placed before the batch under one of its keys, with the terms the key pins. */
+interface CommittedTrade extends PlacementTerms {
+  readonly row: TradeRow;
+}
 
-/**
- * A placement locks the user's cash accounts, then their in-play accounts; settlement converting a
- * completed bonus takes some of the same rows in the other order, so on rare occasions PostgreSQL
- * breaks a deadlock by aborting the placement. Nothing was written then, so trying again is safe.
- */
-export async function retryOnLockConflict<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (attempt >= PLACEMENT_ATTEMPTS_MAX || typeof code !== 'string' || !RETRYABLE_SQLSTATES.has(code))
-        throw error;
-    }
-  }
+interface NewPlacement {
+  /** Its place in the batch. */
+  readonly index: number;
+  readonly id: string;
+  readonly request: PlaceTradeRequest;
+  readonly trade: AcceptedTrade;
 }
 
 /**
- * A retry repeats the request it retries. Answering another body with the first trade would tell
- * the trader that a trade they never got was placed, so the key's reuse for a different trade is
- * refused instead (409 `IDEMPOTENCY_CONFLICT`, as the wallet's commands answer).
+ * The accepted placements' writes, one statement set for all: the wallet holds the stakes (it
+ * splits each on the balances it locked, in the same order, so it comes to the decisions' split),
+ * then the trades, then their events. Returns each trade by its place in the batch.
  */
-function sameRequest(trade: TradeRow, request: PlaceTradeRequest): boolean {
-  return (
-    trade.pair === request.pair &&
-    trade.direction === request.direction &&
-    trade.amount_cents === request.amountCents &&
-    trade.duration_sec === request.durationSec &&
-    trade.account_type === request.accountType
+async function writeTrades(
+  trx: Transaction<Database>,
+  accepted: readonly NewPlacement[],
+  options: { at: Date; producer: string; activeBonusCents: ReadonlyMap<string, number> },
+): Promise<Map<number, TradeRow>> {
+  if (accepted.length === 0) return new Map();
+  const held = await holdStakes(
+    trx,
+    accepted.map(({ id, request, trade }) => ({
+      tradeId: id,
+      userId: request.userId,
+      accountType: trade.accountType,
+      amountCents: trade.amountCents,
+      activeBonusCents: options.activeBonusCents.get(request.userId),
+      occurredAt: options.at,
+    })),
   );
+  const rows = await insertTrades(
+    trx,
+    accepted.map(({ id, request, trade }, i) => ({
+      id,
+      userId: request.userId,
+      idempotencyKey: request.idempotencyKey ?? null,
+      trade: {
+        ...trade,
+        stakeFromCashCents: held[i]!.fromCashCents,
+        stakeFromBonusCents: held[i]!.fromBonusCents,
+      },
+    })),
+  );
+  const events = rows.map((trade) => openedEvent(trade, options.producer, options.at));
+  // One trade (the common case at low load) takes the prepared single insert.
+  if (events.length === 1) await enqueueEvent(trx, 'trades.opened.v1', events[0]!.key, events[0]!.event);
+  else await enqueueEvents(trx, events);
+  return new Map(accepted.map(({ index }, i) => [index, rows[i]!]));
 }
 
-function stakePostings(userId: string, trade: ReturnType<typeof decidePlacement>): Posting[] {
-  if (trade.accountType === 'demo') {
-    return [
-      { account: { owner: userId, type: 'demo' }, amount: -trade.amountCents },
-      { account: { owner: userId, type: 'demo_in_play' }, amount: trade.amountCents },
-    ];
-  }
-  const postings: Posting[] = [];
-  if (trade.stakeFromCashCents > 0) {
-    postings.push(
-      { account: { owner: userId, type: 'real' }, amount: -trade.stakeFromCashCents },
-      { account: { owner: userId, type: 'real_in_play' }, amount: trade.stakeFromCashCents },
-    );
-  }
-  if (trade.stakeFromBonusCents > 0) {
-    postings.push(
-      { account: { owner: userId, type: 'bonus' }, amount: -trade.stakeFromBonusCents },
-      { account: { owner: userId, type: 'bonus_in_play' }, amount: trade.stakeFromBonusCents },
-    );
-  }
-  return postings;
+function openedEvent(trade: TradeRow, producer: string, at: Date): OutboxEvent<'trades.opened.v1'> {
+  return {
+    topic: 'trades.opened.v1',
+    key: trade.pair,
+    event: createEvent(
+      'trades.opened.v1',
+      {
+        tradeId: trade.id,
+        userId: trade.user_id,
+        pair: trade.pair,
+        direction: trade.direction,
+        amountCents: trade.amount_cents,
+        payoutPct: trade.payout_pct,
+        entryPrice: trade.entry_price,
+        entryAtMs: trade.entry_at_ms,
+        expiryAtMs: trade.expiry_at_ms,
+        accountType: trade.account_type,
+        openedAtMs: trade.accepted_at_ms,
+      },
+      { producer, occurredAt: at.toISOString() },
+    ),
+  };
+}
+
+function termsOf(row: TradeRow): PlacementTerms {
+  return {
+    pair: row.pair,
+    direction: row.direction,
+    amountCents: row.amount_cents,
+    durationSec: row.duration_sec,
+    accountType: row.account_type,
+  };
+}
+
+function placementMetrics(registry: Registry | undefined) {
+  if (!registry) return {};
+  return {
+    placed: new Counter({
+      name: 'updown_trades_placed_total',
+      help: 'Trades accepted by the order service',
+      labelNames: ['pair', 'account'] as const,
+      registers: [registry],
+    }),
+    batchSize: new Histogram({
+      name: 'updown_placement_batch_size',
+      help: 'Placements decided and committed together in one transaction',
+      buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500],
+      registers: [registry],
+    }),
+    fallbacks: new Counter({
+      name: 'updown_placement_batch_fallbacks_total',
+      help: 'Batches that failed as a whole and were placed again one placement at a time',
+      registers: [registry],
+    }),
+  };
 }

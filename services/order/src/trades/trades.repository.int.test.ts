@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { loadPlacementContext } from './trades.repository';
+import { findTradesByIdempotencyKeys, insertTrades, loadPlacementContext } from './trades.repository';
 
 let database: TestDatabase;
 
@@ -29,8 +29,16 @@ async function grantBonus(userId: string, amountCents: number, status: 'active' 
   );
 }
 
-function load(symbol: string, userId: string) {
-  return database.db.transaction().execute((trx) => loadPlacementContext(trx, symbol, userId));
+/** The context of one placement, as a batch of one reads it. */
+async function load(symbol: string, userId: string) {
+  const context = await database.db
+    .transaction()
+    .execute((trx) => loadPlacementContext(trx, [symbol], [userId]));
+  return {
+    pair: context.pairs.get(symbol),
+    maxStakeCents: context.maxStakeCents,
+    activeBonusCents: context.activeBonusCents.get(userId),
+  };
 }
 
 describe('loadPlacementContext', () => {
@@ -72,4 +80,104 @@ describe('loadPlacementContext', () => {
     expect((await load('BTCUSDT', closedBonus)).activeBonusCents).toBeUndefined();
     expect((await load('BTCUSDT', await newUser())).activeBonusCents).toBeUndefined();
   });
+
+  it('reads every pair and every user of a batch in one statement, repeats and unknowns included', async () => {
+    const [a, b, c] = [await newUser(), await newUser(), await newUser()];
+    await grantBonus(a, 5_000, 'active');
+    await grantBonus(c, 9_000, 'active');
+    const context = await database.db
+      .transaction()
+      .execute((trx) => loadPlacementContext(trx, ['BTCUSDT', 'NOPE', 'BTCUSDT', 'GBPUSD'], [a, b, c, a]));
+    expect([...context.pairs.keys()].sort()).toEqual(['BTCUSDT', 'GBPUSD']);
+    expect(context.pairs.get('GBPUSD')).toMatchObject({ symbol: 'GBPUSD', active: true });
+    expect(context.activeBonusCents).toEqual(
+      new Map([
+        [a, 5_000],
+        [c, 9_000],
+      ]),
+    );
+    expect(context.maxStakeCents).toBe(500_000);
+  });
+
+  it('keys each user by the id as the caller spelled it, so an upper-case id still finds its bonus', async () => {
+    const userId = await newUser();
+    await grantBonus(userId, 6_000, 'active');
+    const spelled = userId.toUpperCase();
+    const context = await database.db
+      .transaction()
+      .execute((trx) => loadPlacementContext(trx, ['BTCUSDT'], [spelled]));
+    expect(context.activeBonusCents).toEqual(new Map([[spelled, 6_000]]));
+  });
 });
+
+describe('findTradesByIdempotencyKeys', () => {
+  it("finds each user's own trade under a key, keyed as the caller spelled the user", async () => {
+    const [a, b] = [await newUser(), await newUser()];
+    const [tradeA, tradeB] = await seedTrades([
+      { userId: a, key: 'k' },
+      { userId: b, key: 'other' },
+    ]);
+    const found = await findTradesByIdempotencyKeys(database.db, [
+      { userId: a.toUpperCase(), idempotencyKey: 'k' },
+      { userId: b, idempotencyKey: 'k' },
+      { userId: b, idempotencyKey: 'other' },
+    ]);
+    expect(found.map((f) => [f.key, f.trade.id]).sort()).toEqual(
+      [
+        [{ userId: a.toUpperCase(), idempotencyKey: 'k' }, tradeA],
+        [{ userId: b, idempotencyKey: 'other' }, tradeB],
+      ].sort(),
+    );
+    expect(found.find((f) => f.trade.id === tradeA)?.trade).not.toHaveProperty('found_by_user_id');
+    expect(await findTradesByIdempotencyKeys(database.db, [])).toEqual([]);
+  });
+});
+
+describe('insertTrades', () => {
+  it('inserts every trade with one statement and answers them in the order given', async () => {
+    const userId = await newUser();
+    const ids = await seedTrades(
+      [900, 100, 500].map((amountCents, i) => ({ userId, key: i === 1 ? null : `key-${i}`, amountCents })),
+    );
+    const rows = await database.db.selectFrom('trades').selectAll().where('id', 'in', ids).execute();
+    expect(rows).toHaveLength(3);
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(ids.map((id) => byId.get(id)!.amount_cents)).toEqual([900, 100, 500]);
+    expect(byId.get(ids[1]!)).toMatchObject({ idempotency_key: null, status: 'pending', exit_price: null });
+  });
+});
+
+const AT = Date.UTC(2026, 0, 5, 12);
+
+/** Pending trades inserted through `insertTrades`; returns their ids in the order given. */
+async function seedTrades(
+  trades: readonly { userId: string; key: string | null; amountCents?: number }[],
+): Promise<string[]> {
+  const rows = await database.db.transaction().execute((trx) =>
+    insertTrades(
+      trx,
+      trades.map(({ userId, key, amountCents = 1_000 }) => ({
+        id: randomUUID(),
+        userId,
+        idempotencyKey: key,
+        trade: {
+          pair: 'BTCUSDT',
+          direction: 'UP' as const,
+          accountType: 'real' as const,
+          amountCents,
+          payoutPct: 80,
+          entryPrice: 97_000.5,
+          entryAtMs: AT - 100,
+          entryTickId: null,
+          acceptedAtMs: AT,
+          expiryAtMs: AT + 60_000,
+          durationSec: 60,
+          stakeFromCashCents: amountCents,
+          stakeFromBonusCents: 0,
+        },
+      })),
+    ),
+  );
+  expect(rows.map((r) => r.user_id)).toEqual(trades.map((t) => t.userId));
+  return rows.map((r) => r.id);
+}

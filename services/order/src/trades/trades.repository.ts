@@ -1,126 +1,139 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { executePrepared, type Database } from '@updown/runtime';
+import { pairTermsColumns } from '@updown/price-ingest';
+import { stakeTermsColumns } from '@updown/wallet';
 import type { AcceptedTrade } from './place-trade.domain';
 
 /** Plain data-access functions for placement; each takes the database or a transaction first. */
 
 export type TradeRow = Selectable<Database['trades']>;
 
-export async function findTradeByIdempotencyKey(
-  db: Kysely<Database> | Transaction<Database>,
-  userId: string,
-  idempotencyKey: string,
-): Promise<TradeRow | undefined> {
-  return db
-    .selectFrom('trades')
-    .selectAll()
-    .where('user_id', '=', userId)
-    .where('idempotency_key', '=', idempotencyKey)
-    .executeTakeFirst();
+export interface KeyedPlacement {
+  readonly userId: string;
+  readonly idempotencyKey: string;
 }
 
 /**
- * Locks the accounts a stake may come from and returns their balances. Holding these row locks
- * while deciding means two placements by one user see each other's stakes: the split between cash
- * and bonus is decided on balances that cannot move underneath it.
+ * The trades placed before under any of these (user, idempotency key) pairs, in one statement,
+ * each with the pair it was found by (the user id as the caller spelled it, so the caller's look-up
+ * by its own strings cannot miss). Called under the users' stake locks: a concurrent placement
+ * with the same key has committed or not by then.
  */
-export async function lockStakeBalances(
-  trx: Transaction<Database>,
-  userId: string,
-): Promise<{ real: number; bonus: number; demo: number }> {
-  const { rows } = await executePrepared(
-    trx,
-    trx
-      .selectFrom('ledger_accounts')
-      .select(['type', 'balance'])
-      .where('owner_id', '=', userId)
-      .where('type', 'in', ['real', 'bonus', 'demo'])
-      .orderBy('id')
-      .forUpdate(),
-  );
-  const balances = { real: 0, bonus: 0, demo: 0 };
-  for (const row of rows) balances[row.type as keyof typeof balances] = row.balance;
-  return balances;
+export async function findTradesByIdempotencyKeys(
+  db: Kysely<Database> | Transaction<Database>,
+  keys: readonly KeyedPlacement[],
+): Promise<{ key: KeyedPlacement; trade: TradeRow }[]> {
+  if (keys.length === 0) return [];
+  const { rows } = await sql<TradeRow & { found_by_user_id: string }>`
+    select k.user_id as found_by_user_id, t.*
+    from unnest(${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.idempotencyKey)}::text[])
+      as k (user_id, idempotency_key)
+    join trades t on t.user_id = k.user_id::uuid and t.idempotency_key = k.idempotency_key`.execute(db);
+  return rows.map(({ found_by_user_id: userId, ...trade }) => ({
+    key: { userId, idempotencyKey: trade.idempotency_key! },
+    trade,
+  }));
 }
 
 export interface PlacementContext {
-  readonly pair: { symbol: string; active: boolean; payout_pct: number } | undefined;
+  /** The known pairs among those asked for; an unknown pair is absent. */
+  readonly pairs: ReadonlyMap<string, { symbol: string; active: boolean; payout_pct: number }>;
   readonly maxStakeCents: number;
-  /** The credited amount of the user's active bonus, if one is active. */
-  readonly activeBonusCents: number | undefined;
+  /** The credited amount of each user's active bonus; a user without one is absent. */
+  readonly activeBonusCents: ReadonlyMap<string, number>;
 }
 
 /**
- * What a placement decides on besides the balances: the pair, the platform's stake ceiling and the
- * user's active bonus, read with one prepared statement rather than three unnamed ones: each round
- * trip and each parse-and-plan costs more than these index probes themselves. Scalar subqueries
- * rather than a join keep it cheap to plan. Called after `lockStakeBalances`, so (under READ
- * COMMITTED) it sees everything committed before the lock was granted, as separate reads would.
+ * What a batch of placements decides on besides the balances: its pairs, and the wallet's stake
+ * terms (the platform's stake ceiling, each user's active bonus), read with one prepared statement
+ * whatever the batch's size: a row for the settings, one per pair, one per user, each built from
+ * the owners' scalar subqueries (cheap to plan, one index probe each). Called after the wallet's
+ * `lockStakeAccounts`, so (under READ COMMITTED) it sees everything committed before the lock was
+ * granted, as separate reads would.
  */
 export async function loadPlacementContext(
   trx: Transaction<Database>,
-  symbol: string,
-  userId: string,
+  symbols: readonly string[],
+  userIds: readonly string[],
 ): Promise<PlacementContext> {
+  // Users go in as text and come back keyed by the caller's own strings; compared as uuids.
+  const stake = stakeTermsColumns(sql<string>`${sql.ref('u.id')}::uuid`);
+  const pair = pairTermsColumns(sql.ref<string>('p.symbol'));
   const { rows } = await executePrepared(
     trx,
     sql<{
-      max_stake_cents: number | null;
+      kind: 'settings' | 'pair' | 'user';
+      key: string | null;
       pair_active: boolean | null;
       pair_payout_pct: number | null;
-      bonus_cents: number | null;
+      cents: number | null;
     }>`
-      select (select max_stake_cents from platform_settings) as max_stake_cents,
-             (select active from market_pairs where symbol = ${symbol}) as pair_active,
-             (select payout_pct from market_pairs where symbol = ${symbol}) as pair_payout_pct,
-             (select amount_cents from bonuses where user_id = ${userId} and status = 'active' limit 1)
-               as bonus_cents`.compile(trx),
+      select 'settings' as kind, null::text as key, null::boolean as pair_active,
+             null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents
+      union all
+      select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null
+      from unnest(${[...new Set(symbols)]}::text[]) as p (symbol)
+      union all
+      select 'user', u.id, null, null, ${stake.activeBonusCents}
+      from unnest(${[...new Set(userIds)]}::text[]) as u (id)`.compile(trx),
   );
-  const row = rows[0];
+  const settings = rows.find((row) => row.kind === 'settings');
   // platform_settings is a singleton created by its migration; without it nothing can be placed.
-  if (!row || row.max_stake_cents === null) throw new Error('platform_settings has no row');
-  return {
-    pair:
-      row.pair_active === null || row.pair_payout_pct === null
-        ? undefined
-        : { symbol, active: row.pair_active, payout_pct: row.pair_payout_pct },
-    maxStakeCents: row.max_stake_cents,
-    activeBonusCents: row.bonus_cents ?? undefined,
-  };
+  if (!settings || settings.cents === null) throw new Error('platform_settings has no row');
+  const pairs = new Map<string, { symbol: string; active: boolean; payout_pct: number }>();
+  const activeBonusCents = new Map<string, number>();
+  for (const row of rows) {
+    if (row.kind === 'pair' && row.key !== null && row.pair_active !== null && row.pair_payout_pct !== null) {
+      pairs.set(row.key, { symbol: row.key, active: row.pair_active, payout_pct: row.pair_payout_pct });
+    }
+    if (row.kind === 'user' && row.key !== null && row.cents !== null)
+      activeBonusCents.set(row.key, row.cents);
+  }
+  return { pairs, maxStakeCents: settings.cents, activeBonusCents };
 }
 
-export async function insertTrade(
+export interface NewTrade {
+  readonly id: string;
+  readonly userId: string;
+  readonly idempotencyKey: string | null;
+  readonly trade: AcceptedTrade;
+}
+
+/** Inserts pending trades with one statement whatever their number; returns them in the order given. */
+export async function insertTrades(
   trx: Transaction<Database>,
-  row: { id: string; userId: string; idempotencyKey: string | null; trade: AcceptedTrade },
-): Promise<TradeRow> {
-  const { trade } = row;
-  return trx
-    .insertInto('trades')
-    .values({
-      id: row.id,
-      user_id: row.userId,
-      pair: trade.pair,
-      direction: trade.direction,
-      account_type: trade.accountType,
-      amount_cents: trade.amountCents,
-      stake_cash_cents: trade.stakeFromCashCents,
-      stake_bonus_cents: trade.stakeFromBonusCents,
-      payout_pct: trade.payoutPct,
-      duration_sec: trade.durationSec,
-      entry_price: trade.entryPrice,
-      entry_ts: trade.entryTs,
-      entry_tick_id: trade.entryTickId,
-      accepted_at: trade.acceptedAt,
-      expiry_ts: trade.expiryTs,
-      idempotency_key: row.idempotencyKey,
-      created_at: new Date(trade.acceptedAt),
-      exit_price: null,
-      exit_ts: null,
-      exit_tick_id: null,
-      pnl_cents: null,
-      turnover_cents: null,
-      settled_at: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  rows: readonly NewTrade[],
+): Promise<TradeRow[]> {
+  if (rows.length === 0) return [];
+  const column = <T>(pick: (row: NewTrade) => T): T[] => rows.map(pick);
+  const { rows: inserted } = await sql<TradeRow>`
+    insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
+                        stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms,
+                        entry_tick_id, accepted_at_ms, expiry_at_ms, idempotency_key, created_at)
+    select * from unnest(
+      ${column((r) => r.id)}::uuid[],
+      ${column((r) => r.userId)}::uuid[],
+      ${column((r) => r.trade.pair)}::text[],
+      ${column((r) => r.trade.direction)}::text[],
+      ${column((r) => r.trade.accountType)}::text[],
+      ${column((r) => r.trade.amountCents)}::bigint[],
+      ${column((r) => r.trade.stakeFromCashCents)}::bigint[],
+      ${column((r) => r.trade.stakeFromBonusCents)}::bigint[],
+      ${column((r) => r.trade.payoutPct)}::numeric[],
+      ${column((r) => r.trade.durationSec)}::integer[],
+      ${column((r) => r.trade.entryPrice)}::double precision[],
+      ${column((r) => r.trade.entryAtMs)}::bigint[],
+      ${column((r) => r.trade.entryTickId)}::bigint[],
+      ${column((r) => r.trade.acceptedAtMs)}::bigint[],
+      ${column((r) => r.trade.expiryAtMs)}::bigint[],
+      ${column((r) => r.idempotencyKey)}::text[],
+      ${column((r) => new Date(r.trade.acceptedAtMs).toISOString())}::timestamptz[]
+    )
+    returning *`.execute(trx);
+  const byId = new Map(inserted.map((row) => [row.id, row]));
+  return rows.map((row) => {
+    const trade = byId.get(row.id);
+    if (!trade) throw new Error(`insert into trades returned no row for ${row.id}`);
+    return trade;
+  });
 }

@@ -1,0 +1,14 @@
+import type { MigrationSet } from '@updown/runtime';
+import * as trades from './0030_trades';
+import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
+import * as timeUnits from './0032_time_units';
+
+/** Trades. */
+export const orderMigrations: MigrationSet = {
+  owner: 'order',
+  migrations: {
+    '0030_trades': trades,
+    '0031_trades_hedge_lookup': tradesHedgeLookup,
+    '0032_time_units': timeUnits,
+  },
+};

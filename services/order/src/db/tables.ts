@@ -1,0 +1,42 @@
+import type { Generated } from 'kysely';
+import type { Timestamp } from '@updown/runtime';
+
+/**
+ * Trades. Their migrations in `./migrations` are the source of truth; these interfaces mirror them
+ * for kysely and add them to the runtime's `Database` (declaration merging), so every package's
+ * queries see them.
+ */
+
+export interface TradesTable {
+  id: string;
+  user_id: string;
+  pair: string;
+  direction: 'UP' | 'DOWN';
+  account_type: 'demo' | 'real';
+  amount_cents: number;
+  stake_cash_cents: number;
+  stake_bonus_cents: number;
+  payout_pct: number;
+  duration_sec: number;
+  entry_price: number;
+  /** Unix epoch milliseconds, like every `_at_ms` column here. */
+  entry_at_ms: number;
+  entry_tick_id: number | null;
+  accepted_at_ms: number;
+  expiry_at_ms: number;
+  status: Generated<'pending' | 'won' | 'lost' | 'draw' | 'void'>;
+  exit_price: number | null;
+  exit_at_ms: number | null;
+  exit_tick_id: number | null;
+  pnl_cents: number | null;
+  turnover_cents: number | null;
+  settled_at_ms: number | null;
+  idempotency_key: string | null;
+  created_at: Timestamp;
+}
+
+declare module '@updown/runtime' {
+  interface Database {
+    trades: TradesTable;
+  }
+}

@@ -1,0 +1,1 @@
+export { countPendingTrades, insertPendingTrades, type SeededTrade } from './trades';

@@ -1,0 +1,48 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '@updown/runtime';
+
+/** Test helpers over the trades table, for other packages' tests (`@updown/order/testing`). */
+
+export interface SeededTrade {
+  readonly id: string;
+  readonly userId: string;
+  readonly direction: 'UP' | 'DOWN';
+  readonly accountType: 'demo' | 'real';
+  readonly amountCents: number;
+}
+
+/**
+ * Inserts pending trades in one statement, bypassing placement: for load-shaped tests where placing
+ * one by one would only slow the test down. The caller holds the stakes in the ledger itself.
+ */
+export async function insertPendingTrades(
+  trx: Transaction<Database>,
+  spec: {
+    readonly trades: readonly SeededTrade[];
+    readonly pair: string;
+    readonly acceptedAtMs: number;
+    readonly durationSec: number;
+    readonly entryPrice: number;
+  },
+): Promise<void> {
+  const { trades } = spec;
+  await sql`
+      insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents, stake_bonus_cents,
+                          payout_pct, duration_sec, entry_price, entry_at_ms, accepted_at_ms, expiry_at_ms)
+      select t.id, t.user_id, ${spec.pair}, t.direction, t.account_type, t.amount, t.amount, 0,
+             80, ${spec.durationSec}, ${spec.entryPrice}, ${spec.acceptedAtMs}, ${spec.acceptedAtMs}, ${spec.acceptedAtMs + spec.durationSec * 1000}
+      from unnest(${trades.map((t) => t.id)}::uuid[], ${trades.map((t) => t.userId)}::uuid[],
+                  ${trades.map((t) => t.direction)}::text[], ${trades.map((t) => t.accountType)}::text[],
+                  ${trades.map((t) => t.amountCents)}::bigint[]) as t (id, user_id, direction, account_type, amount)`.execute(
+    trx,
+  );
+}
+
+export async function countPendingTrades(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom('trades')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+  return row.n;
+}
