@@ -150,7 +150,7 @@ describe('bonus turnover from settled trades', () => {
     });
     const row = await bonusRow(bonus);
     expect(row).toMatchObject({ status: 'completed', turnover_cents: 2_500 });
-    expect(row.closed_at?.getTime()).toBe(settled.settled_at);
+    expect(row.closed_at?.getTime()).toBe(settled.settled_at_ms);
     expect(await h.balances(user)).toMatchObject({
       real: 900 + 10_400,
       bonus: 0,

@@ -133,6 +133,36 @@ describe('ledger verification', () => {
     expect(await metricValue(registry, 'updown_ledger_last_verify_ok')).toBe(1);
   });
 
+  it('verifies without parallel workers, and leaves the pooled connection as it found it', async () => {
+    // One connection, so the check after the verification runs on the connection it used.
+    const pool = new pg.Pool({ connectionString: h.database.url, max: 1 });
+    const statements: string[] = [];
+    const single = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      log: (event) => void statements.push(event.query.sql.replace(/\s+/g, ' ').trim()),
+    });
+    try {
+      const { rows: before } = await sql<{
+        max_parallel_workers_per_gather: string;
+      }>`show max_parallel_workers_per_gather`.execute(single);
+      const { metrics } = start({ db: single, clock: new ManualClock(Date.UTC(2026, 1, 1)) });
+      expect((await metrics.verifyLedgerNow())?.ok).toBe(true);
+      const set = statements.indexOf('set max_parallel_workers_per_gather = 0');
+      const reset = statements.indexOf('reset max_parallel_workers_per_gather');
+      const scans = statements.findIndex((text) => text.includes('from ledger_postings'));
+      expect(set).toBeGreaterThan(-1);
+      expect(scans).toBeGreaterThan(set);
+      expect(reset).toBeGreaterThan(scans);
+      const { rows: after } = await sql<{
+        max_parallel_workers_per_gather: string;
+      }>`show max_parallel_workers_per_gather`.execute(single);
+      expect(after[0]!.max_parallel_workers_per_gather).toBe(before[0]!.max_parallel_workers_per_gather);
+      await metrics.stop();
+    } finally {
+      await single.destroy();
+    }
+  });
+
   it('runs on its interval and stops running once stopped', async () => {
     const clock = new ManualClock(Date.UTC(2026, 1, 1));
     const { registry, metrics } = start({ clock, options: { ledgerVerifyIntervalMs: 60_000 } });

@@ -10,6 +10,8 @@ export const settlementConfigSpec = {
   /** Most pending trades held in memory; the overdue sweep settles the rest. */
   SETTLEMENT_SCHEDULE_MAX: env.int(SETTLEMENT_DEFAULTS.scheduleCapacity, { min: 1_000, max: 10_000_000 }),
   SETTLEMENT_SWEEP_INTERVAL_MS: env.int(SETTLEMENT_DEFAULTS.sweepIntervalMs, { min: 500, max: 600_000 }),
+  /** Owner shares settled side by side, each on its own connection: 1, 2, 4, 8 or 16. */
+  SETTLEMENT_PARTITIONS: env.int(SETTLEMENT_DEFAULTS.partitions, { min: 1, max: 16 }),
   /** `/healthz`, `/readyz` and `/metrics` when running alone. */
   SETTLEMENT_HOST: env.string('127.0.0.1'),
   SETTLEMENT_PORT: env.port(8082),

@@ -10,7 +10,7 @@
 
 interface Entry {
   readonly tradeId: string;
-  readonly expiryTs: number;
+  readonly expiryAtMs: number;
 }
 
 export class ExpirySchedule {
@@ -32,7 +32,7 @@ export class ExpirySchedule {
   }
 
   /** False when the trade is already scheduled (a redelivered event) or the schedule is full. */
-  add(tradeId: string, pair: string, expiryTs: number): boolean {
+  add(tradeId: string, pair: string, expiryAtMs: number): boolean {
     if (this.known.has(tradeId) || this.known.size >= this.capacity) return false;
     this.known.add(tradeId);
     let heap = this.heaps.get(pair);
@@ -40,7 +40,7 @@ export class ExpirySchedule {
       heap = [];
       this.heaps.set(pair, heap);
     }
-    heap.push({ tradeId, expiryTs });
+    heap.push({ tradeId, expiryAtMs });
     siftUp(heap, heap.length - 1);
     return true;
   }
@@ -51,13 +51,13 @@ export class ExpirySchedule {
 
   /** The pair's earliest expiry, if it has any trade scheduled. */
   earliest(pair: string): number | undefined {
-    return this.heaps.get(pair)?.[0]?.expiryTs;
+    return this.heaps.get(pair)?.[0]?.expiryAtMs;
   }
 
   earliestOverall(): number | undefined {
     let min: number | undefined;
     for (const heap of this.heaps.values()) {
-      const first = heap[0]?.expiryTs;
+      const first = heap[0]?.expiryAtMs;
       if (first !== undefined && (min === undefined || first < min)) min = first;
     }
     return min;
@@ -68,7 +68,7 @@ export class ExpirySchedule {
     const heap = this.heaps.get(pair);
     if (!heap) return 0;
     let removed = 0;
-    while (heap.length > 0 && heap[0]!.expiryTs < bound) {
+    while (heap.length > 0 && heap[0]!.expiryAtMs < bound) {
       const top = popMin(heap);
       this.known.delete(top.tradeId);
       removed++;
@@ -79,7 +79,7 @@ export class ExpirySchedule {
 }
 
 function less(a: Entry, b: Entry): boolean {
-  return a.expiryTs < b.expiryTs || (a.expiryTs === b.expiryTs && a.tradeId < b.tradeId);
+  return a.expiryAtMs < b.expiryAtMs || (a.expiryAtMs === b.expiryAtMs && a.tradeId < b.tradeId);
 }
 
 function siftUp(heap: Entry[], index: number): void {

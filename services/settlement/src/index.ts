@@ -1,3 +1,4 @@
+export { settlementMigrations } from './db/migrations/index';
 export {
   SETTLEMENT_DEFAULTS,
   SETTLEMENT_GROUP,
@@ -14,12 +15,7 @@ export {
   type SettleBatchResult,
   type SettledTrade,
 } from './settle-batch';
-export {
-  applyBonusTurnover,
-  type BonusTurnoverResult,
-  type CompletedBonus,
-  type TurnoverTrade,
-} from './bonus-turnover';
+export { decideTradeTurnover, turnoverByUser, type TurnoverTrade } from './trade-turnover';
 export {
   EVIDENCE_AFTER_MS,
   EVIDENCE_BEFORE_MS,
@@ -27,6 +23,6 @@ export {
   loadSettlementEvidence,
   type SettlementEvidence,
   type TickRef,
-} from './evidence.repository';
+} from './evidence';
 export { loadSettlementConfig, settlementConfigSpec, type SettlementConfig } from './config';
 export * from './settlement.domain';

@@ -1,5 +1,9 @@
-import { runStandalone } from '@updown/runtime';
+import { runStandalone, runtimeMigrations } from '@updown/runtime';
+import { orderMigrations } from '@updown/order';
+import { priceIngestMigrations } from '@updown/price-ingest';
+import { walletMigrations } from '@updown/wallet';
 import { loadSettlementConfig } from './config';
+import { settlementMigrations } from './db/migrations/index';
 import { startSettlement } from './settlement.service';
 
 /**
@@ -13,6 +17,13 @@ runStandalone({
   opsAddress: (config) => ({ host: config.SETTLEMENT_HOST, port: config.SETTLEMENT_PORT }),
   memoryBusWarning: 'in-memory bus: settlement hears only ticks and trades published inside this process',
   outboxRelay: true,
+  migrations: [
+    runtimeMigrations,
+    priceIngestMigrations,
+    walletMigrations,
+    orderMigrations,
+    settlementMigrations,
+  ],
   start: ({ config, database, bus, logger, registry, clock, relay }) =>
     startSettlement({
       db: database.db,
@@ -25,6 +36,7 @@ runStandalone({
         batchSize: config.SETTLEMENT_BATCH_SIZE,
         scheduleCapacity: config.SETTLEMENT_SCHEDULE_MAX,
         sweepIntervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS,
+        partitions: config.SETTLEMENT_PARTITIONS,
       },
     }),
 }).catch((error: unknown) => {

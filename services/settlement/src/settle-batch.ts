@@ -1,9 +1,18 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { createEvent } from '@updown/schemas';
+import { lockDueTrades, markSettled, type DueTradeRow } from '@updown/order';
 import { enqueueEvents, type Database, type OutboxEvent } from '@updown/runtime';
-import { transferBatch } from '@updown/wallet';
-import { applyBonusTurnover, lockActiveBonuses, type CompletedBonus } from './bonus-turnover';
+import {
+  applyBonusTurnover,
+  claimRows,
+  lockActiveBonuses,
+  lockSettlementAccounts,
+  ownerShard,
+  postSettlements,
+  SYSTEM_ACCOUNT_SHARDS,
+  type CompletedBonus,
+} from '@updown/wallet';
 import {
   settle,
   settlementEntry,
@@ -11,7 +20,7 @@ import {
   type Settlement,
   type SettlingTrade,
 } from './settlement.domain';
-import { lockDueTrades, markSettled, type DueTradeRow } from './settlement.repository';
+import { decideTradeTurnover, turnoverByUser } from './trade-turnover';
 
 /** Most trades one transaction settles: bounds its locks, its statements' size and its length. */
 export const SETTLEMENT_BATCH_MAX = 10_000;
@@ -20,16 +29,33 @@ export interface SettleBatchCommand {
   /** Per pair, the instant before which its pending trades are due (see `dueBefore`). */
   readonly due: readonly { readonly pair: string; readonly dueBefore: number }[];
   readonly limit: number;
-  /** Epoch ms from the clock: stored as `settled_at`. */
+  /** Epoch ms from the clock: stored as `settled_at_ms`. */
   readonly now: number;
   readonly producer: string;
+  /**
+   * Only the trades of this share of the owners (`ownerShard(userId) % count === index`); all of
+   * them when omitted. Batches of different shares lock disjoint trades, accounts and house
+   * shards, so they run side by side without waiting for each other.
+   */
+  readonly partition?: SettlementPartition;
+}
+
+export interface SettlementPartition {
+  readonly index: number;
+  /** A divisor of the wallet's `SYSTEM_ACCOUNT_SHARDS` (16): 1, 2, 4, 8 or 16. */
+  readonly count: number;
+}
+
+/** Whether `count` owner shares keep their house shards apart: it must divide the shard count. */
+export function isPartitionCount(count: number): boolean {
+  return Number.isInteger(count) && count >= 1 && SYSTEM_ACCOUNT_SHARDS % count === 0;
 }
 
 export interface SettledTrade {
   readonly tradeId: string;
   readonly pair: string;
   readonly status: Outcome;
-  readonly expiryTs: number;
+  readonly expiryAtMs: number;
 }
 
 export interface SettleBatchResult {
@@ -42,9 +68,15 @@ export interface SettleBatchResult {
 
 /**
  * Settles one batch of due trades in one transaction and a constant number of statements:
- * lock the due trades with their groups' exit ticks; decide each in memory with the domain rules;
- * move them out of pending (`where status = 'pending'`); one ledger write for all payouts; bonus
- * turnover; one outbox insert for all `trades.settled.v1` events. Either all of it commits or none.
+ * lock the due trades with their groups' exit ticks; decide each in memory with the domain rules,
+ * and its bonus turnover (one hedge look-up); move them out of pending with their result and
+ * turnover (`where status = 'pending'`); one ledger write for all payouts; the bonus rows' turnover;
+ * one outbox insert for all `trades.settled.v1` events. Either all of it commits or none.
+ *
+ * Locks follow the wallet's protocol: the due trades (level 2, the batch's claim), the active
+ * bonus rows of the owners of real trades (level 3), then in one statement every ledger account
+ * the batch posts to, with `real` and `bonus` of each bonus holder for a completing bonus's
+ * conversion (level 4).
  */
 export async function settleBatch(
   db: Kysely<Database>,
@@ -53,54 +85,78 @@ export async function settleBatch(
   if (!Number.isInteger(command.limit) || command.limit < 1 || command.limit > SETTLEMENT_BATCH_MAX) {
     throw new RangeError(`limit must be an integer from 1 to ${SETTLEMENT_BATCH_MAX}`);
   }
+  const partition = command.partition ?? { index: 0, count: 1 };
+  if (
+    !isPartitionCount(partition.count) ||
+    !Number.isInteger(partition.index) ||
+    partition.index < 0 ||
+    partition.index >= partition.count
+  ) {
+    throw new RangeError(
+      `partition must be an index below a count that divides ${SYSTEM_ACCOUNT_SHARDS}, got ${partition.index}/${partition.count}`,
+    );
+  }
   if (command.due.length === 0) return { selected: 0, settled: [], completedBonuses: [] };
   return db.transaction().execute(async (trx) => {
-    const rows = await lockDueTrades(trx, command.due, command.limit);
+    const rows = await claimRows(trx, () => lockDueTrades(trx, command.due, command.limit, partition));
     const decided = rows.map((row) => {
       const trade = settlingTrade(row);
       const exit =
-        row.exit_tick_id === null || row.exit_ts === null || row.exit_price === null
+        row.exit_tick_id === null || row.exit_at_ms === null || row.exit_price === null
           ? undefined
-          : { id: row.exit_tick_id, ts: row.exit_ts, price: row.exit_price };
+          : { id: row.exit_tick_id, atMs: row.exit_at_ms, price: row.exit_price };
       return { row, trade, result: settle(trade, exit) };
     });
+    // Turnover is decided before the status is written, so each row is rewritten once.
+    const turnover = await decideTradeTurnover(
+      trx,
+      decided.map(({ row }) => ({
+        tradeId: row.id,
+        userId: row.user_id,
+        pair: row.pair,
+        direction: row.direction,
+        expiryAtMs: row.expiry_at_ms,
+        durationSec: row.duration_sec,
+        accountType: row.account_type,
+        amountCents: row.amount_cents,
+      })),
+    );
     const transitioned = await markSettled(
       trx,
       decided.map(({ row, result }) => ({
         id: row.id,
         status: result.status,
         exitPrice: result.exit?.price ?? null,
-        exitTs: result.exit?.ts ?? null,
+        exitAtMs: result.exit?.atMs ?? null,
         exitTickId: result.exit?.id ?? null,
         pnlCents: result.pnlCents,
+        turnoverCents: turnover.get(row.id) ?? 0,
       })),
       command.now,
     );
     const settled = decided.filter((d) => transitioned.has(d.row.id));
     const occurredAt = new Date(command.now);
-    // Bonus rows before ledger accounts, the order the wallet's bonus commands lock them in.
-    await lockActiveBonuses(
+    const bonuses = await lockActiveBonuses(
       trx,
       settled.filter(({ row }) => row.account_type === 'real').map(({ row }) => row.user_id),
     );
-    await transferBatch(
+    // The house side goes to the owner's shard: the shards of one owner share are its own.
+    const entries = settled.map(({ trade, result }) => ({
+      ...settlementEntry(trade, result),
+      occurredAt,
+      systemShard: ownerShard(trade.userId),
+    }));
+    await lockSettlementAccounts(
       trx,
-      settled.map(({ trade, result }) => ({ ...settlementEntry(trade, result), occurredAt })),
+      entries,
+      bonuses.map((b) => b.userId),
     );
-    const bonus = await applyBonusTurnover(
-      trx,
-      settled.map(({ row }) => ({
-        tradeId: row.id,
-        userId: row.user_id,
-        pair: row.pair,
-        direction: row.direction,
-        expiryTs: row.expiry_ts,
-        durationSec: row.duration_sec,
-        accountType: row.account_type,
-        amountCents: row.amount_cents,
-      })),
-      command.now,
+    await postSettlements(trx, entries);
+    const turnoverByUserId = turnoverByUser(
+      settled.map(({ row }) => ({ tradeId: row.id, userId: row.user_id })),
+      turnover,
     );
+    const completedBonuses = await applyBonusTurnover(trx, bonuses, turnoverByUserId, command.now);
     await enqueueEvents(
       trx,
       settled.map(({ row, result }) => settledEvent(row, result, command.now, command.producer)),
@@ -111,9 +167,9 @@ export async function settleBatch(
         tradeId: row.id,
         pair: row.pair,
         status: result.status,
-        expiryTs: row.expiry_ts,
+        expiryAtMs: row.expiry_at_ms,
       })),
-      completedBonuses: bonus.completed,
+      completedBonuses,
     };
   });
 }
@@ -129,7 +185,7 @@ function settlingTrade(row: DueTradeRow): SettlingTrade {
     stakeBonusCents: row.stake_bonus_cents,
     payoutPct: row.payout_pct,
     entryPrice: row.entry_price,
-    expiryTs: row.expiry_ts,
+    expiryAtMs: row.expiry_at_ms,
   };
 }
 
@@ -145,9 +201,9 @@ function settledEvent(row: DueTradeRow, result: Settlement, now: number, produce
         pair: row.pair,
         status: result.status,
         exitPrice: result.exit?.price ?? null,
-        exitTs: result.exit?.ts ?? null,
+        exitAtMs: result.exit?.atMs ?? null,
         pnlCents: result.pnlCents,
-        settledAt: now,
+        settledAtMs: now,
         accountType: row.account_type,
       },
       { producer, id: settledEventId(row.id), occurredAt: now },
@@ -160,7 +216,7 @@ function settledEvent(row: DueTradeRow, result: Settlement, now: number, produce
  * event, and any copy a consumer sees (a relay retry, a bus redelivery) carries the same id.
  */
 export function settledEventId(tradeId: string): string {
-  const hex = createHash('sha256').update(`trades.settled.v1:${tradeId}`).digest('hex');
+  const hex = hash('sha256', `trades.settled.v1:${tradeId}`);
   // Shaped as a version 8 (custom) RFC 9562 UUID.
   const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;

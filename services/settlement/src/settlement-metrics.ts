@@ -24,7 +24,7 @@ export function settlementMetrics(registry: Registry): SettlementMetrics {
     }),
     lag: new Histogram({
       name: 'updown_settlement_lag_seconds',
-      help: 'From a trade expiry to its settlement (settled_at - expiry)',
+      help: 'From a trade expiry to its settlement (settled_at_ms - expiry)',
       buckets: [0.1, 0.25, 0.5, 1, 2, 2.5, 3, 5, 10, 30, 60, 300],
       registers,
     }),

@@ -99,12 +99,12 @@ describe('exactly once across restarts and redelivery', () => {
     await first.stop();
     // The feed kept running while settlement was down.
     await h.storeTicks([
-      { pair: 'EURUSD', ts: t + 59_900, price: 1.3 },
-      { pair: 'EURUSD', ts: t + 60_100, price: 0.9 },
-      { pair: 'EURUSD', ts: t + 119_900, price: 1.4 },
-      { pair: 'EURUSD', ts: t + 120_100, price: 0.8 },
-      { pair: 'BTCUSDT', ts: t + 59_900, price: 90_000 },
-      { pair: 'BTCUSDT', ts: t + 120_100, price: 99_000 },
+      { pair: 'EURUSD', atMs: t + 59_900, price: 1.3 },
+      { pair: 'EURUSD', atMs: t + 60_100, price: 0.9 },
+      { pair: 'EURUSD', atMs: t + 119_900, price: 1.4 },
+      { pair: 'EURUSD', atMs: t + 120_100, price: 0.8 },
+      { pair: 'BTCUSDT', atMs: t + 59_900, price: 90_000 },
+      { pair: 'BTCUSDT', atMs: t + 120_100, price: 99_000 },
     ]);
     h.clock.set(t + 600_000);
 
@@ -132,16 +132,16 @@ describe('exactly once across restarts and redelivery', () => {
       Array.from({ length: 10 }, () => h.newUser({ demo: 10_000_000, real: 10_000_000 })),
     );
     const t = h.clock.now();
-    await h.storeTicks([{ pair: 'ETHUSD', ts: t, price: 3_000 }]);
+    await h.storeTicks([{ pair: 'ETHUSD', atMs: t, price: 3_000 }]);
     const ids = await seedTrades(h, {
       users,
       count: 3_000,
       pair: 'ETHUSD',
-      acceptedAt: t,
+      acceptedAtMs: t,
       entryPrice: 3_000,
     });
     const first = await h.start({ batchSize: 100 });
-    await h.storeTicks([{ pair: 'ETHUSD', ts: t + 59_000, price: 3_100 }]);
+    await h.storeTicks([{ pair: 'ETHUSD', atMs: t + 59_000, price: 3_100 }]);
     h.clock.set(t + 60_500);
     await h.tick('ETHUSD', t + 60_500, 2_900);
     await waitFor(async () => (await pendingCount(h.db)) < 3_000, 'the first batch to commit');
@@ -182,10 +182,10 @@ describe('exactly once across restarts and redelivery', () => {
         amountCents: 1_000,
         payoutPct: trade.payout_pct,
         entryPrice: trade.entry_price,
-        entryTs: trade.entry_ts,
-        expiryTs: trade.expiry_ts,
+        entryAtMs: trade.entry_at_ms,
+        expiryAtMs: trade.expiry_at_ms,
         accountType: 'demo',
-        openedAt: trade.accepted_at,
+        openedAtMs: trade.accepted_at_ms,
       },
       { producer: 'order', id: randomUUID() },
     );

@@ -24,14 +24,14 @@ describe('outcome', () => {
     ['DOWN', 1.1, 'lost'],
     ['DOWN', 1.0, 'draw'],
   ] as const)('%s with exit %s against entry 1.0 is %s', (direction, exit, expected) => {
-    expect(outcome(direction, 1.0, expiry, { price: exit, ts: expiry })).toBe(expected);
+    expect(outcome(direction, 1.0, expiry, { price: exit, atMs: expiry })).toBe(expected);
   });
 
   it('is void with no tick, a tick after expiry, or none within 10 s before expiry', () => {
     expect(outcome('UP', 1, expiry, undefined)).toBe('void');
-    expect(outcome('UP', 1, expiry, { price: 2, ts: expiry + 1 })).toBe('void');
-    expect(outcome('UP', 1, expiry, { price: 2, ts: expiry - 10_001 })).toBe('void');
-    expect(outcome('UP', 1, expiry, { price: 2, ts: expiry - 10_000 })).toBe('won');
+    expect(outcome('UP', 1, expiry, { price: 2, atMs: expiry + 1 })).toBe('void');
+    expect(outcome('UP', 1, expiry, { price: 2, atMs: expiry - 10_001 })).toBe('void');
+    expect(outcome('UP', 1, expiry, { price: 2, atMs: expiry - 10_000 })).toBe('won');
   });
 });
 
@@ -76,7 +76,7 @@ describe('turnoverCents', () => {
     userId: 'u1',
     pair: 'EURUSD',
     direction: 'UP',
-    expiryTs: expiry,
+    expiryAtMs: expiry,
     durationSec: 60,
     accountType: 'real',
     amountCents: 1_000,
@@ -94,7 +94,7 @@ describe('turnoverCents', () => {
     expect(turnoverCents(hedge, [base, hedge])).toBe(0);
     expect(turnoverCents(base, [base, { ...base, tradeId: 't3' }])).toBe(1_000);
     expect(turnoverCents(base, [base, { ...hedge, userId: 'u2' }])).toBe(1_000);
-    expect(turnoverCents(base, [base, { ...hedge, expiryTs: expiry + 60_000 }])).toBe(1_000);
+    expect(turnoverCents(base, [base, { ...hedge, expiryAtMs: expiry + 60_000 }])).toBe(1_000);
   });
 });
 
@@ -124,9 +124,9 @@ describe('settle and settlementEntry', () => {
     stakeBonusCents: 300,
     payoutPct: 85,
     entryPrice: 1.1,
-    expiryTs: expiry,
+    expiryAtMs: expiry,
   };
-  const tick = (price: number, ts = expiry - 100) => ({ id: 42, price, ts });
+  const tick = (price: number, atMs = expiry - 100) => ({ id: 42, price, atMs });
   const sum = (entry: ReturnType<typeof settlementEntry>) => entry.postings.reduce((s, p) => s + p.amount, 0);
   const byAccount = (entry: ReturnType<typeof settlementEntry>) =>
     Object.fromEntries(

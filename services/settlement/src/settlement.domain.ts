@@ -22,16 +22,16 @@ export const TURNOVER_DURATION_SEC_MIN = 30;
 
 export interface ExitTick {
   readonly price: number;
-  readonly ts: number;
+  readonly atMs: number;
 }
 
 export function outcome(
   direction: Direction,
   entryPrice: number,
-  expiryTs: number,
+  expiryAtMs: number,
   exit: ExitTick | undefined,
 ): Outcome {
-  if (!exit || exit.ts > expiryTs || expiryTs - exit.ts > EXIT_TICK_AGE_MS_MAX) return 'void';
+  if (!exit || exit.atMs > expiryAtMs || expiryAtMs - exit.atMs > EXIT_TICK_AGE_MS_MAX) return 'void';
   if (exit.price === entryPrice) return 'draw';
   const up = exit.price > entryPrice;
   return (direction === 'UP') === up ? 'won' : 'lost';
@@ -78,7 +78,7 @@ export interface TurnoverCandidate {
   readonly userId: string;
   readonly pair: string;
   readonly direction: Direction;
-  readonly expiryTs: number;
+  readonly expiryAtMs: number;
   readonly durationSec: number;
   readonly accountType: 'demo' | 'real';
   readonly amountCents: number;
@@ -97,7 +97,7 @@ export function turnoverCents(trade: TurnoverCandidate, sameExpiry: readonly Tur
       other.userId === trade.userId &&
       other.accountType === 'real' &&
       other.pair === trade.pair &&
-      other.expiryTs === trade.expiryTs &&
+      other.expiryAtMs === trade.expiryAtMs &&
       other.direction !== trade.direction,
   );
   return hedged ? 0 : trade.amountCents;
@@ -105,12 +105,12 @@ export function turnoverCents(trade: TurnoverCandidate, sameExpiry: readonly Tur
 
 /**
  * The instant before which a pair's pending trades are due: a stored tick after the expiry exists
- * (`expiry < latestTickTs`), or the feed has been quiet for `QUIET_FEED_SETTLE_DELAY_MS` since the
- * expiry (`expiry + delay <= now`). A trade is due when `expiryTs < dueBefore(...)`.
+ * (`expiry < latestTickAtMs`), or the feed has been quiet for `QUIET_FEED_SETTLE_DELAY_MS` since the
+ * expiry (`expiry + delay <= now`). A trade is due when `expiryAtMs < dueBefore(...)`.
  */
-export function dueBefore(latestTickTs: number | undefined, now: number): number {
+export function dueBefore(latestTickAtMs: number | undefined, now: number): number {
   const quietBound = now - QUIET_FEED_SETTLE_DELAY_MS + 1;
-  return latestTickTs === undefined ? quietBound : Math.max(latestTickTs, quietBound);
+  return latestTickAtMs === undefined ? quietBound : Math.max(latestTickAtMs, quietBound);
 }
 
 export interface SettlingTrade {
@@ -123,7 +123,7 @@ export interface SettlingTrade {
   readonly stakeBonusCents: number;
   readonly payoutPct: number;
   readonly entryPrice: number;
-  readonly expiryTs: number;
+  readonly expiryAtMs: number;
 }
 
 export interface StoredTick extends ExitTick {
@@ -139,9 +139,9 @@ export interface Settlement {
   readonly toBonusCents: number;
 }
 
-/** Settles one trade on the stored tick with the greatest `ts <= expiry` of its pair (if any). */
+/** Settles one trade on the stored tick with the greatest `atMs <= expiry` of its pair (if any). */
 export function settle(trade: SettlingTrade, exit: StoredTick | undefined): Settlement {
-  const status = outcome(trade.direction, trade.entryPrice, trade.expiryTs, exit);
+  const status = outcome(trade.direction, trade.entryPrice, trade.expiryAtMs, exit);
   const pnl = pnlCents(trade.amountCents, trade.payoutPct, status);
   const split = returnSplit(
     { fromCashCents: trade.stakeCashCents, fromBonusCents: trade.stakeBonusCents },

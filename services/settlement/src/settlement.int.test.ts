@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '@updown/wallet';
 import { createHarness, metricValue, waitFor, type Harness } from './testing/harness';
 import type { RunningSettlement } from './settlement.service';
-import { loadSettlementEvidence } from './evidence.repository';
+import { loadSettlementEvidence } from './evidence';
 import { settledEventId } from './settle-batch';
 
 let h: Harness;
@@ -57,7 +57,7 @@ describe('settlement on the stored ticks', () => {
       amountCents: 999,
       accountType: 'real',
     });
-    expect(up.expiry_ts).toBe(start + 60_000);
+    expect(up.expiry_at_ms).toBe(start + 60_000);
     expect(await h.balances(user)).toMatchObject({
       demo: 999_000,
       demo_in_play: 1_000,
@@ -78,11 +78,11 @@ describe('settlement on the stored ticks', () => {
     expect(won).toMatchObject({
       status: 'won',
       exit_price: 1.15,
-      exit_ts: start + 59_000,
+      exit_at_ms: start + 59_000,
       exit_tick_id: exitId,
       pnl_cents: 800,
     });
-    expect(won.settled_at).toBe(start + 60_400);
+    expect(won.settled_at_ms).toBe(start + 60_400);
     expect(await h.trade(down.id)).toMatchObject({ status: 'lost', exit_price: 1.15, pnl_cents: -2_500 });
     expect(await h.trade(flat.id)).toMatchObject({ status: 'lost', pnl_cents: -999 });
     // Won: stake + floor(10.00 × 80 / 100). Lost: nothing back.
@@ -126,7 +126,7 @@ describe('settlement on the stored ticks', () => {
     expect(await h.trade(win.id)).toMatchObject({
       status: 'won',
       exit_price: 1.31,
-      exit_ts: start + 60_000,
+      exit_at_ms: start + 60_000,
       pnl_cents: 274,
     });
     expect(await h.trade(round.id)).toMatchObject({ status: 'won', pnl_cents: 825 });
@@ -178,7 +178,7 @@ describe('settlement on the stored ticks', () => {
     });
     expect(before.entry_price).toBe(155.0);
     expect(after.entry_price).toBe(155.5);
-    expect(after.expiry_ts - before.expiry_ts).toBe(2);
+    expect(after.expiry_at_ms - before.expiry_at_ms).toBe(2);
 
     at(t + 59_000);
     await h.tick('USDJPY', t + 59_000, 155.2);
@@ -191,7 +191,11 @@ describe('settlement on the stored ticks', () => {
     at(t + 60_300);
     await h.tick('USDJPY', t + 60_300, 156);
     await waitSettled(after.id);
-    expect(await h.trade(after.id)).toMatchObject({ status: 'lost', exit_price: 155.4, exit_ts: t + 60_000 });
+    expect(await h.trade(after.id)).toMatchObject({
+      status: 'lost',
+      exit_price: 155.4,
+      exit_at_ms: t + 60_000,
+    });
     await expectLedgerClean();
   });
 
@@ -251,7 +255,7 @@ describe('settlement on the stored ticks', () => {
       status: 'void',
       pnl_cents: 0,
       exit_price: null,
-      exit_ts: null,
+      exit_at_ms: null,
       exit_tick_id: null,
     });
     expect(await h.balances(user)).toMatchObject({
@@ -285,7 +289,7 @@ describe('settlement on the stored ticks', () => {
     expect(await h.trade(trade.id)).toMatchObject({
       status: 'won',
       exit_price: 94_000,
-      settled_at: t + 70_000,
+      settled_at_ms: t + 70_000,
       pnl_cents: 1_600,
     });
     expect(await h.balances(user)).toMatchObject({ demo: 100_000 + 1_600 });
@@ -311,13 +315,13 @@ describe('settlement on the stored ticks', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await service.settleDue()).toBe(0);
     expect(await settled(trade.id)).toBe(false);
-    await h.storeTicks([{ pair: 'EURUSD', ts: t + 60_200, price: 1.1 }]);
+    await h.storeTicks([{ pair: 'EURUSD', atMs: t + 60_200, price: 1.1 }]);
     at(t + 60_300); // the recheck timer fires
     await waitSettled(trade.id);
     expect(await h.trade(trade.id)).toMatchObject({
       status: 'won',
       exit_price: 1.25,
-      settled_at: t + 60_300,
+      settled_at_ms: t + 60_300,
     });
   });
 
@@ -339,7 +343,7 @@ describe('settlement on the stored ticks', () => {
       status: row.status,
       exitPrice: row.exit_price,
       pnlCents: row.pnl_cents,
-      settledAt: row.settled_at,
+      settledAtMs: row.settled_at_ms,
       pair: row.pair,
     });
     expect(await metricValue(h.registry, 'updown_trades_settled_total')).toBe(ids.length);
@@ -362,18 +366,18 @@ describe('settlement on the stored ticks', () => {
     // A tick every 50 ms from 15 s before to 15 s after expiry: more than a window may hold.
     const ticks = Array.from({ length: 600 }, (_, i) => ({
       pair: 'EURUSD',
-      ts: trade.expiry_ts - 15_000 + i * 50,
+      atMs: trade.expiry_at_ms - 15_000 + i * 50,
       price: 1.3 + i / 100_000,
     }));
     await h.storeTicks(ticks);
-    at(trade.expiry_ts + 15_000);
+    at(trade.expiry_at_ms + 15_000);
     await waitSettled(trade.id);
     const evidence = await loadSettlementEvidence(h.db, trade.id);
     const settledRow = await h.trade(trade.id);
     expect(evidence.entry_tick).toEqual({ id: entryId, ts: t, price: 1.3 });
     expect(evidence.exit_tick).toEqual({
       id: settledRow.exit_tick_id,
-      ts: trade.expiry_ts,
+      ts: trade.expiry_at_ms,
       price: settledRow.exit_price,
     });
     expect(evidence.entry_window.map((w) => w.id)).toContain(entryId);
@@ -381,8 +385,8 @@ describe('settlement on the stored ticks', () => {
     expect(window).toHaveLength(200);
     expect(window.map((w) => w.id)).toContain(settledRow.exit_tick_id);
     expect(window.map((w) => w.ts)).toEqual(window.map((w) => w.ts).sort((a, b) => a - b));
-    expect(window[0]!.ts).toBeGreaterThanOrEqual(trade.expiry_ts - 10_000);
-    expect(window.at(-1)!.ts).toBeLessThanOrEqual(trade.expiry_ts + 5_000);
+    expect(window[0]!.ts).toBeGreaterThanOrEqual(trade.expiry_at_ms - 10_000);
+    expect(window.at(-1)!.ts).toBeLessThanOrEqual(trade.expiry_at_ms + 5_000);
     expect(await loadSettlementEvidence(h.db, '00000000-0000-4000-8000-000000000000')).toEqual({
       entry_tick: null,
       exit_tick: null,
@@ -427,7 +431,7 @@ describe('a failing settlement pass', () => {
       async () => (await metricValue(h.registry, 'updown_settlement_failures_total')) === 1,
       'the failure',
     );
-    expect(await h.trade(trade.id)).toMatchObject({ status: 'pending', settled_at: null });
+    expect(await h.trade(trade.id)).toMatchObject({ status: 'pending', settled_at_ms: null });
     expect(await h.balances(user)).toMatchObject({ demo_in_play: 1_000 });
     // Ticks during the backoff do not bypass it.
     await h.tick('EURUSD', t + 60_200, 1.0);
@@ -435,7 +439,11 @@ describe('a failing settlement pass', () => {
     expect(await settled(trade.id)).toBe(false);
     at(t + 60_600);
     await waitSettled(trade.id);
-    expect(await h.trade(trade.id)).toMatchObject({ status: 'won', settled_at: t + 60_600, exit_price: 1.2 });
+    expect(await h.trade(trade.id)).toMatchObject({
+      status: 'won',
+      settled_at_ms: t + 60_600,
+      exit_price: 1.2,
+    });
     expect(await h.balances(user)).toMatchObject({ demo: 100_000 + 800, demo_in_play: 0 });
     await expectLedgerClean();
     await retrying.stop();

@@ -1,20 +1,23 @@
 import type { Kysely } from 'kysely';
 import {
+  repeatEvery,
   retryDelayMs,
   type Bus,
   type Clock,
   type Database,
   type Logger,
   type Registry,
+  type Repeating,
   type Subscription,
 } from '@updown/runtime';
+import { loadPendingPage, overduePendingPairs } from '@updown/order';
+import { latestTickAtMs } from '@updown/price-ingest';
 import type { EventOf } from '@updown/schemas';
 import { startBusinessMetrics } from './business-metrics';
 import { ExpirySchedule } from './expiry-schedule';
-import { settleBatch, SETTLEMENT_BATCH_MAX, type SettleBatchResult } from './settle-batch';
+import { isPartitionCount, settleBatch, SETTLEMENT_BATCH_MAX, type SettleBatchResult } from './settle-batch';
 import { dueBefore, QUIET_FEED_SETTLE_DELAY_MS } from './settlement.domain';
 import { settlementMetrics, type SettlementMetrics } from './settlement-metrics';
-import { latestTickTs, loadPendingPage, overduePendingPairs } from './settlement.repository';
 
 export const SETTLEMENT_GROUP = 'settlement';
 
@@ -23,6 +26,12 @@ export interface SettlementOptions {
   readonly batchSize?: number;
   /** Batches one pass runs before yielding to the next pass (which starts at once). */
   readonly batchesPerPassMax?: number;
+  /**
+   * Owner shares settled side by side, each in its own transactions on its own connection: 1, 2,
+   * 4, 8 or 16. Shares touch disjoint trades, accounts and house shards, so they never wait on
+   * each other; while one waits for PostgreSQL, another's trades are decided in memory.
+   */
+  readonly partitions?: number;
   /** Most trades held in the in-memory schedule; the sweep finds the rest once overdue. */
   readonly scheduleCapacity?: number;
   /** How often the database is swept for overdue pending trades the schedule does not hold. */
@@ -38,6 +47,7 @@ export interface SettlementOptions {
 export const SETTLEMENT_DEFAULTS = Object.freeze({
   batchSize: 5_000,
   batchesPerPassMax: 20,
+  partitions: 2,
   scheduleCapacity: 1_000_000,
   sweepIntervalMs: 5_000,
   recheckDelayMs: 100,
@@ -117,7 +127,7 @@ class Settler {
   private readonly logger: Logger;
   private readonly schedule: ExpirySchedule;
   /** The newest tick time seen on the bus, per pair. */
-  private readonly lastTickTs = new Map<string, number>();
+  private readonly lastTickAtMs = new Map<string, number>();
   /** Pairs to settle on the next pass whatever the schedule holds (recovery, sweep). */
   private readonly sweepPairs = new Set<string>();
   private queue: Promise<unknown> = Promise.resolve();
@@ -128,7 +138,7 @@ class Settler {
   private quietTimer: { at: number; cancel: () => void } | undefined;
   private cancelRecheck: (() => void) | undefined;
   private cancelRetry: (() => void) | undefined;
-  private cancelSweep: (() => void) | undefined;
+  private sweepTimer: Repeating<void> | undefined;
 
   constructor(private readonly deps: SettlementDeps) {
     this.settings = { ...SETTLEMENT_DEFAULTS, ...deps.options };
@@ -138,6 +148,9 @@ class Settler {
     }
     if (!Number.isInteger(scheduleCapacity) || scheduleCapacity < 1) {
       throw new RangeError('scheduleCapacity must be a positive integer');
+    }
+    if (!isPartitionCount(this.settings.partitions)) {
+      throw new RangeError('partitions must divide 16: 1, 2, 4, 8 or 16');
     }
     this.metrics = settlementMetrics(deps.registry);
     this.logger = deps.logger.child({ component: 'settlement' });
@@ -150,16 +163,16 @@ class Settler {
 
   /** Loads every pending trade, expired or not, in expiry order (so a full schedule keeps the soonest). */
   async recover(): Promise<void> {
-    let after: { expiryTs: number; id: string } | undefined;
+    let after: { expiryAtMs: number; id: string } | undefined;
     let loaded = 0;
     for (;;) {
       const page = await loadPendingPage(this.deps.db, after, RECOVERY_PAGE_SIZE);
-      for (const trade of page) this.add(trade.id, trade.pair, trade.expiry_ts);
+      for (const trade of page) this.add(trade.id, trade.pair, trade.expiry_at_ms);
       loaded += page.length;
       const last = page.at(-1);
       if (!last || page.length < RECOVERY_PAGE_SIZE || this.schedule.size >= this.settings.scheduleCapacity)
         break;
-      after = { expiryTs: last.expiry_ts, id: last.id };
+      after = { expiryAtMs: last.expiry_at_ms, id: last.id };
     }
     const now = this.deps.clock.now();
     // Whatever expired while the service was down is checked against the stored ticks at once.
@@ -171,7 +184,14 @@ class Settler {
   }
 
   start(): void {
-    this.scheduleSweep();
+    // The safety net: pending trades overdue in the database that the schedule does not cover.
+    this.sweepTimer = repeatEvery({
+      clock: this.deps.clock,
+      intervalMs: this.settings.sweepIntervalMs,
+      name: 'overdue sweep',
+      logger: this.logger,
+      task: () => this.sweep(),
+    });
     this.kick();
   }
 
@@ -180,33 +200,34 @@ class Settler {
     this.quietTimer?.cancel();
     this.cancelRecheck?.();
     this.cancelRetry?.();
-    this.cancelSweep?.();
+    await this.sweepTimer?.stop();
     await this.queue;
   }
 
   async onOpened(event: EventOf<'trades.opened.v1'>): Promise<void> {
-    const { tradeId, pair, expiryTs } = event.payload;
-    if (!this.add(tradeId, pair, expiryTs)) return;
+    const { tradeId, pair, expiryAtMs } = event.payload;
+    if (!this.add(tradeId, pair, expiryAtMs)) return;
     this.metrics.pending.set(this.schedule.size);
     if (this.dueInMemory(pair, this.deps.clock.now())) this.kick();
     else this.armTimers(this.deps.clock.now());
   }
 
   async onTick(event: EventOf<'market.ticks.v1'>): Promise<void> {
-    const { pair, ts } = event.payload;
-    const last = this.lastTickTs.get(pair);
+    const { pair, atMs } = event.payload;
+    const last = this.lastTickAtMs.get(pair);
     // Pairs come from the feed, a few hundred at most; the cap only guards memory against a rogue producer.
-    if (last === undefined ? this.lastTickTs.size < TICK_PAIRS_MAX : ts > last) this.lastTickTs.set(pair, ts);
+    if (last === undefined ? this.lastTickAtMs.size < TICK_PAIRS_MAX : atMs > last)
+      this.lastTickAtMs.set(pair, atMs);
     const earliest = this.schedule.earliest(pair);
-    if (earliest !== undefined && earliest < ts) this.kick();
+    if (earliest !== undefined && earliest < atMs) this.kick();
   }
 
   settleDue(): Promise<number> {
     return this.exclusive(() => this.pass());
   }
 
-  private add(tradeId: string, pair: string, expiryTs: number): boolean {
-    if (this.schedule.add(tradeId, pair, expiryTs)) return true;
+  private add(tradeId: string, pair: string, expiryAtMs: number): boolean {
+    if (this.schedule.add(tradeId, pair, expiryAtMs)) return true;
     if (!this.schedule.has(tradeId) && !this.overflowLogged) {
       this.overflowLogged = true;
       this.logger.warn(
@@ -222,7 +243,7 @@ class Settler {
     const earliest = this.schedule.earliest(pair);
     if (earliest === undefined) return false;
     return (
-      earliest < (this.lastTickTs.get(pair) ?? Number.NEGATIVE_INFINITY) ||
+      earliest < (this.lastTickAtMs.get(pair) ?? Number.NEGATIVE_INFINITY) ||
       earliest + QUIET_FEED_SETTLE_DELAY_MS <= now
     );
   }
@@ -270,7 +291,7 @@ class Settler {
     for (const pair of this.schedule.pairs()) if (this.dueInMemory(pair, now)) candidates.add(pair);
     let settled = 0;
     if (candidates.size > 0) {
-      const latest = await latestTickTs(this.deps.db, [...candidates]);
+      const latest = await latestTickAtMs(this.deps.db, [...candidates]);
       const due = [...candidates]
         .map((pair) => ({ pair, dueBefore: dueBefore(latest.get(pair), now) }))
         .filter(
@@ -283,41 +304,63 @@ class Settler {
     return settled;
   }
 
-  /** Batches until no due trade is left, then drops the due part of the schedule. */
+  /**
+   * Batches until no due trade is left, then drops the due part of the schedule. Each owner share
+   * runs its own batches one after another; the shares run side by side, and the pass ends when
+   * all of them have (a failed one fails the pass once the others' batches in flight are done).
+   */
   private async settleAll(due: readonly { pair: string; dueBefore: number }[]): Promise<number> {
     if (due.length === 0) return 0;
+    const { partitions: count, batchesPerPassMax } = this.settings;
+    let batches = 0;
     let total = 0;
-    for (let batch = 0; batch < this.settings.batchesPerPassMax; batch++) {
-      // Stopping waits for the batch in flight only; the next instance settles the rest.
-      if (this.stopped) return total;
-      const result = await settleBatch(this.deps.db, {
-        due,
-        limit: this.settings.batchSize,
-        now: this.deps.clock.now(),
-        producer: this.settings.producer,
-      });
-      total += result.settled.length;
-      this.record(result);
-      if (result.selected < this.settings.batchSize) {
-        for (const d of due) {
-          this.schedule.removeBefore(d.pair, d.dueBefore);
-          this.sweepPairs.delete(d.pair);
+    let failed = false;
+    const share = async (index: number): Promise<boolean> => {
+      while (batches < batchesPerPassMax) {
+        // Stopping waits for the batches in flight only; the next instance settles the rest.
+        if (this.stopped || failed) return false;
+        batches++;
+        try {
+          const result = await settleBatch(this.deps.db, {
+            due,
+            limit: this.settings.batchSize,
+            now: this.deps.clock.now(),
+            producer: this.settings.producer,
+            partition: { index, count },
+          });
+          total += result.settled.length;
+          this.record(result);
+          if (result.selected < this.settings.batchSize) return true;
+        } catch (error) {
+          failed = true;
+          throw error;
         }
-        return total;
       }
+      return false;
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: count }, (_, index) => share(index)));
+    const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (rejected) throw rejected.reason;
+    if (this.stopped) return total;
+    if (outcomes.every((o) => o.status === 'fulfilled' && o.value)) {
+      for (const d of due) {
+        this.schedule.removeBefore(d.pair, d.dueBefore);
+        this.sweepPairs.delete(d.pair);
+      }
+    } else {
+      this.kick();
     }
-    this.kick();
     return total;
   }
 
   private record(result: SettleBatchResult): void {
     if (result.settled.length === 0) return;
     this.deps.onCommitted?.();
-    const settledAt = this.deps.clock.now();
+    const settledAtMs = this.deps.clock.now();
     this.metrics.batchSize.observe(result.settled.length);
     for (const trade of result.settled) {
       this.metrics.settled.inc({ outcome: trade.status });
-      this.metrics.lag.observe(Math.max(0, settledAt - trade.expiryTs) / 1000);
+      this.metrics.lag.observe(Math.max(0, settledAtMs - trade.expiryAtMs) / 1000);
     }
     if (result.completedBonuses.length > 0) {
       this.logger.info(
@@ -345,7 +388,7 @@ class Settler {
     const waiting = this.schedule.pairs().some((pair) => {
       const first = this.schedule.earliest(pair)!;
       return (
-        first < (this.lastTickTs.get(pair) ?? Number.NEGATIVE_INFINITY) &&
+        first < (this.lastTickAtMs.get(pair) ?? Number.NEGATIVE_INFINITY) &&
         now < first + QUIET_FEED_SETTLE_DELAY_MS
       );
     });
@@ -362,24 +405,12 @@ class Settler {
     this.kick();
   }
 
-  /** The safety net: pending trades overdue in the database that the schedule does not cover. */
-  private scheduleSweep(): void {
-    if (this.stopped) return;
-    this.cancelSweep = this.deps.clock.setTimeout(() => {
-      void this.sweep().finally(() => this.scheduleSweep());
-    }, this.settings.sweepIntervalMs);
-  }
-
   private async sweep(): Promise<void> {
-    try {
-      const before = this.deps.clock.now() - QUIET_FEED_SETTLE_DELAY_MS - this.settings.sweepIntervalMs;
-      const overdue = await overduePendingPairs(this.deps.db, before, SWEEP_PAIRS_MAX);
-      if (overdue.length === 0 || this.stopped) return;
-      for (const { pair } of overdue) this.sweepPairs.add(pair);
-      this.logger.warn({ pairs: overdue.map((o) => o.pair) }, 'overdue pending trades found by the sweep');
-      this.kick();
-    } catch (error) {
-      this.logger.warn({ err: error }, 'overdue sweep failed');
-    }
+    const before = this.deps.clock.now() - QUIET_FEED_SETTLE_DELAY_MS - this.settings.sweepIntervalMs;
+    const overdue = await overduePendingPairs(this.deps.db, before, SWEEP_PAIRS_MAX);
+    if (overdue.length === 0 || this.stopped) return;
+    for (const { pair } of overdue) this.sweepPairs.add(pair);
+    this.logger.warn({ pairs: overdue.map((o) => o.pair) }, 'overdue pending trades found by the sweep');
+    this.kick();
   }
 }

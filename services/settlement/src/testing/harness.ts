@@ -3,6 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { pino } from 'pino';
 import { createEvent, eventTopics, type EventOf, type EventTopics } from '@updown/schemas';
+import { createPlaceTrade, findTrade, type PlaceTradeRequest } from '@updown/order';
+import { countPendingTrades, insertPendingTrades } from '@updown/order/testing';
+import { storeTicks } from '@updown/price-ingest/testing';
 import { ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import {
@@ -13,7 +16,6 @@ import {
   type Posting,
   type UserBalances,
 } from '@updown/wallet';
-import { createPlaceTrade, type PlaceTradeRequest } from '../../../order/src/trades/place-trade.handler';
 import { startSettlement, type RunningSettlement, type SettlementOptions } from '../settlement.service';
 
 /**
@@ -37,13 +39,13 @@ export interface Harness {
   /** Stores a tick and publishes it; returns its row id. */
   tick(
     pair: string,
-    ts: number,
+    atMs: number,
     price: number,
     options?: { publish?: boolean; store?: boolean },
   ): Promise<number>;
   /** Stores ticks without publishing, in one statement. */
-  storeTicks(ticks: readonly { pair: string; ts: number; price: number }[]): Promise<void>;
-  publishTick(pair: string, ts: number, price: number): Promise<void>;
+  storeTicks(ticks: readonly { pair: string; atMs: number; price: number }[]): Promise<void>;
+  publishTick(pair: string, atMs: number, price: number): Promise<void>;
   newUser(funds?: { demo?: number; real?: number; bonus?: number }): Promise<string>;
   place(request: Omit<PlaceTradeRequest, 'durationSec'> & { durationSec?: number }): Promise<TradeRow>;
   start(options?: SettlementOptions, db?: Kysely<Database>): Promise<RunningSettlement>;
@@ -66,7 +68,7 @@ export async function createHarness(): Promise<Harness> {
   relay.start();
   const settledEvents: EventOf<'trades.settled.v1'>[] = [];
   await bus.subscribe('trades.settled.v1', 'test-observer', async (event) => void settledEvents.push(event));
-  const prices = new Map<string, { price: number; ts: number }>();
+  const prices = new Map<string, { price: number; atMs: number }>();
   const placeTrade = createPlaceTrade({
     db: database.db,
     prices: { get: (pair) => prices.get(pair) },
@@ -75,11 +77,11 @@ export async function createHarness(): Promise<Harness> {
   });
   const services: RunningSettlement[] = [];
 
-  const publishTick = async (pair: string, ts: number, price: number) => {
+  const publishTick = async (pair: string, atMs: number, price: number) => {
     await bus.publish(
       'market.ticks.v1',
       pair,
-      createEvent('market.ticks.v1', { pair, price, ts }, { producer: 'test' }),
+      createEvent('market.ticks.v1', { pair, price, atMs }, { producer: 'test' }),
     );
   };
   const harness: Harness = {
@@ -90,30 +92,23 @@ export async function createHarness(): Promise<Harness> {
     registry,
     relay,
     settledEvents,
-    async tick(pair, ts, price, options = {}) {
+    async tick(pair, atMs, price, options = {}) {
       let id = 0;
       if (options.store ?? true) {
-        const row = await database.db
-          .insertInto('market_ticks')
-          .values({ pair, ts, price })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        id = row.id;
+        const [stored] = await storeTicks(database.db, [{ pair, atMs, price }]);
+        id = stored!;
       }
       const latest = prices.get(pair);
-      if (!latest || ts >= latest.ts) prices.set(pair, { price, ts });
-      if (options.publish ?? true) await publishTick(pair, ts, price);
+      if (!latest || atMs >= latest.atMs) prices.set(pair, { price, atMs });
+      if (options.publish ?? true) await publishTick(pair, atMs, price);
       return id;
     },
     async storeTicks(ticks) {
       if (ticks.length === 0) return;
-      await database.db
-        .insertInto('market_ticks')
-        .values([...ticks])
-        .execute();
+      await storeTicks(database.db, ticks);
       for (const t of ticks) {
         const latest = prices.get(t.pair);
-        if (!latest || t.ts >= latest.ts) prices.set(t.pair, { price: t.price, ts: t.ts });
+        if (!latest || t.atMs >= latest.atMs) prices.set(t.pair, { price: t.price, atMs: t.atMs });
       }
     },
     publishTick,
@@ -163,7 +158,9 @@ export async function createHarness(): Promise<Harness> {
       return service;
     },
     async trade(id) {
-      return database.db.selectFrom('trades').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      const row = await findTrade(database.db, id);
+      if (!row) throw new Error(`no trade ${id}`);
+      return row;
     },
     balances: (userId) => getUserBalances(database.db, userId),
     async close() {
@@ -187,7 +184,7 @@ export async function seedTrades(
     users: readonly string[];
     count: number;
     pair: string;
-    acceptedAt: number;
+    acceptedAtMs: number;
     durationSec?: number;
     entryPrice: number;
   },
@@ -212,16 +209,13 @@ export async function seedTrades(
         ],
       })),
     );
-    await sql`
-      insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents, stake_bonus_cents,
-                          payout_pct, duration_sec, entry_price, entry_ts, accepted_at, expiry_ts)
-      select t.id, t.user_id, ${spec.pair}, t.direction, t.account_type, t.amount, t.amount, 0,
-             80, ${durationSec}, ${spec.entryPrice}, ${spec.acceptedAt}, ${spec.acceptedAt}, ${spec.acceptedAt + durationSec * 1000}
-      from unnest(${trades.map((t) => t.id)}::uuid[], ${trades.map((t) => t.userId)}::uuid[],
-                  ${trades.map((t) => t.direction)}::text[], ${trades.map((t) => t.accountType)}::text[],
-                  ${trades.map((t) => t.amount)}::bigint[]) as t (id, user_id, direction, account_type, amount)`.execute(
-      trx,
-    );
+    await insertPendingTrades(trx, {
+      trades: trades.map((t) => ({ ...t, amountCents: t.amount })),
+      pair: spec.pair,
+      acceptedAtMs: spec.acceptedAtMs,
+      durationSec,
+      entryPrice: spec.entryPrice,
+    });
   });
   return trades.map((t) => t.id);
 }
@@ -240,13 +234,8 @@ export async function waitFor(
   }
 }
 
-export async function pendingCount(db: Kysely<Database>): Promise<number> {
-  const row = await db
-    .selectFrom('trades')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'pending')
-    .executeTakeFirstOrThrow();
-  return row.n;
+export function pendingCount(db: Kysely<Database>): Promise<number> {
+  return countPendingTrades(db);
 }
 
 /** A second kysely over the same pool that counts every statement it sends (BEGIN and COMMIT included). */

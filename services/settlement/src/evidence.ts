@@ -1,4 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { findTradePriceRefs } from '@updown/order';
+import { ticksAround } from '@updown/price-ingest';
 import type { Database } from '@updown/runtime';
 import { EXIT_TICK_AGE_MS_MAX } from './settlement.domain';
 
@@ -7,8 +9,9 @@ import { EXIT_TICK_AGE_MS_MAX } from './settlement.domain';
  * trade entered on, the one it settled on, and the stored ticks around both moments.
  */
 
+/** A tick as the evidence API shows it (`ts` is the API's name: Unix epoch milliseconds). */
 export interface TickRef {
-  /** The `market_ticks` row; null when the entry price was taken before its tick was stored. */
+  /** The stored tick's id; null when the entry price was taken before its tick was stored. */
   readonly id: number | null;
   readonly ts: number;
   readonly price: number;
@@ -37,40 +40,26 @@ export async function loadSettlementEvidence(
   db: Kysely<Database>,
   tradeId: string,
 ): Promise<SettlementEvidence> {
-  const trade = await db
-    .selectFrom('trades')
-    .select([
-      'pair',
-      'entry_price',
-      'entry_ts',
-      'entry_tick_id',
-      'accepted_at',
-      'expiry_ts',
-      'exit_tick_id',
-      'exit_ts',
-      'exit_price',
-    ])
-    .where('id', '=', tradeId)
-    .executeTakeFirst();
+  const trade = await findTradePriceRefs(db, tradeId);
   if (!trade) return EMPTY;
   const [entryWindow, exitWindow] = await Promise.all([
-    tickWindow(db, trade.pair, trade.accepted_at),
-    tickWindow(db, trade.pair, trade.expiry_ts),
+    tickWindow(db, trade.pair, trade.accepted_at_ms),
+    tickWindow(db, trade.pair, trade.expiry_at_ms),
   ]);
   const storedEntry =
     trade.entry_tick_id === null
-      ? entryWindow.find((t) => t.ts === trade.entry_ts && t.price === trade.entry_price)
+      ? entryWindow.find((t) => t.ts === trade.entry_at_ms && t.price === trade.entry_price)
       : undefined;
   return {
     entry_tick: {
       id: trade.entry_tick_id ?? storedEntry?.id ?? null,
-      ts: trade.entry_ts,
+      ts: trade.entry_at_ms,
       price: trade.entry_price,
     },
     exit_tick:
-      trade.exit_tick_id === null || trade.exit_ts === null || trade.exit_price === null
+      trade.exit_tick_id === null || trade.exit_at_ms === null || trade.exit_price === null
         ? null
-        : { id: trade.exit_tick_id, ts: trade.exit_ts, price: trade.exit_price },
+        : { id: trade.exit_tick_id, ts: trade.exit_at_ms, price: trade.exit_price },
     entry_window: entryWindow,
     exit_window: exitWindow,
   };
@@ -78,12 +67,10 @@ export async function loadSettlementEvidence(
 
 /** Stored ticks of `pair` from `atMs - 10 s` to `atMs + 5 s`, closest first when capped, returned in time order. */
 async function tickWindow(db: Kysely<Database>, pair: string, atMs: number): Promise<TickRef[]> {
-  const { rows } = await sql<TickRef>`
-    select id, ts, price from (
-      select id, ts, price from market_ticks
-      where pair = ${pair} and ts between ${atMs - EVIDENCE_BEFORE_MS} and ${atMs + EVIDENCE_AFTER_MS}
-      order by abs(ts - ${atMs}), id
-      limit ${EVIDENCE_TICKS_MAX}
-    ) w order by ts, id`.execute(db);
-  return rows;
+  const ticks = await ticksAround(db, pair, atMs, {
+    beforeMs: EVIDENCE_BEFORE_MS,
+    afterMs: EVIDENCE_AFTER_MS,
+    limit: EVIDENCE_TICKS_MAX,
+  });
+  return ticks.map((tick) => ({ id: tick.id, ts: tick.atMs, price: tick.price }));
 }
