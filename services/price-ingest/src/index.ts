@@ -1,3 +1,6 @@
+// The tables' kysely types: importing the entry point adds them to the runtime's `Database`.
+export type * from './db/tables';
+export { priceIngestMigrations } from './db/migrations/index';
 export {
   DEFAULT_PRICE_FEED_SEED,
   loadPriceIngestConfig,
@@ -18,3 +21,17 @@ export { TICKS_TOPIC, type TickEvent, type TickPublisher, type TickSubscriber } 
 export { TICK_WRITE_AGE_MS_MAX } from './tick-pipeline';
 export { OTC_PROVIDER, OtcProvider } from './feed/otc-provider';
 export type { FeedPair, PriceProvider, Tick, TickSink } from './feed/price-provider';
+export {
+  deletePair,
+  insertPair,
+  listPairs,
+  listPairSymbols,
+  lockPair,
+  PAIRS_KNOWN_MAX,
+  pairTermsColumns,
+  setEveryPairPayout,
+  setPairActive,
+  type PairRow,
+} from './queries/pairs.repository';
+export { recentCandles } from './queries/candles.repository';
+export { latestTickAtMs, tickAtOrBeforeSql, ticksAround, type StoredTick } from './queries/ticks.repository';

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMetricsRegistry, ManualClock } from '@updown/runtime';
-import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { createTestDatabase, memoryBus, type TestDatabase } from '@updown/runtime/testing';
 import { createEvent } from '@updown/schemas';
 import { PRICE_STALE_AFTER_MS, startLatestPrices, type LatestPrices } from './latest-prices';
 import { waitFor } from './testing/helpers';
-import { memoryBus } from './testing/memory-bus';
 
 const logger = createLogger({ level: 'silent', name: 'latest-prices-test' });
 const NOW = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -13,11 +12,11 @@ let clock: ManualClock;
 let bus: ReturnType<typeof memoryBus>;
 let latest: LatestPrices;
 
-function publishTick(pair: string, price: number, ts: number) {
+function publishTick(pair: string, price: number, atMs: number) {
   return bus.publish(
     'market.ticks.v1',
     pair,
-    createEvent('market.ticks.v1', { pair, price, ts }, { producer: 'test' }),
+    createEvent('market.ticks.v1', { pair, price, atMs }, { producer: 'test' }),
   );
 }
 
@@ -26,10 +25,10 @@ beforeAll(async () => {
   await database.db
     .insertInto('market_ticks')
     .values([
-      { pair: 'EURUSD', ts: NOW - 60_000, price: 1.15 },
-      { pair: 'EURUSD', ts: NOW - 30_000, price: 1.16123 },
-      { pair: 'BTCUSDT', ts: NOW - 10_000, price: 95_001.5 },
-      { pair: 'GONEUSD', ts: NOW - 1_000, price: 3 }, // not a listed pair: not warmed
+      { pair: 'EURUSD', at_ms: NOW - 60_000, price: 1.15 },
+      { pair: 'EURUSD', at_ms: NOW - 30_000, price: 1.16123 },
+      { pair: 'BTCUSDT', at_ms: NOW - 10_000, price: 95_001.5 },
+      { pair: 'GONEUSD', at_ms: NOW - 1_000, price: 3 }, // not a listed pair: not warmed
     ])
     .execute();
   clock = new ManualClock(NOW);
@@ -45,8 +44,8 @@ afterAll(async () => {
 
 describe('latest prices', () => {
   it('warms from the newest stored tick of each listed pair', () => {
-    expect(latest.get('EURUSD')).toEqual({ price: 1.16123, ts: NOW - 30_000, ageMs: 30_000 });
-    expect(latest.get('BTCUSDT')).toEqual({ price: 95_001.5, ts: NOW - 10_000, ageMs: 10_000 });
+    expect(latest.get('EURUSD')).toEqual({ price: 1.16123, atMs: NOW - 30_000, ageMs: 30_000 });
+    expect(latest.get('BTCUSDT')).toEqual({ price: 95_001.5, atMs: NOW - 10_000, ageMs: 10_000 });
     expect(latest.get('USDJPY')).toBeUndefined();
     expect(latest.get('GONEUSD')).toBeUndefined();
     expect(latest.isFresh('EURUSD')).toBe(false);
@@ -56,11 +55,11 @@ describe('latest prices', () => {
     await publishTick('USDJPY', 155.123, NOW - 500);
     await publishTick('EURUSD', 1.16201, NOW);
     await waitFor(() => latest.get('EURUSD')?.price === 1.16201 && latest.get('USDJPY') !== undefined);
-    expect(latest.get('USDJPY')).toEqual({ price: 155.123, ts: NOW - 500, ageMs: 500 });
+    expect(latest.get('USDJPY')).toEqual({ price: 155.123, atMs: NOW - 500, ageMs: 500 });
     expect(latest.isFresh('EURUSD')).toBe(true);
 
     clock.advance(PRICE_STALE_AFTER_MS);
-    expect(latest.get('EURUSD')).toEqual({ price: 1.16201, ts: NOW, ageMs: PRICE_STALE_AFTER_MS });
+    expect(latest.get('EURUSD')).toEqual({ price: 1.16201, atMs: NOW, ageMs: PRICE_STALE_AFTER_MS });
     expect(latest.isFresh('EURUSD')).toBe(true);
     clock.advance(1);
     expect(latest.isFresh('EURUSD')).toBe(false);

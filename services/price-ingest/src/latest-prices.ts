@@ -12,7 +12,7 @@ export const LATEST_PRICES_PAIRS_MAX = 1_000;
 export interface LatestPrice {
   readonly price: number;
   /** When the price was observed (Unix epoch ms). */
-  readonly ts: number;
+  readonly atMs: number;
   /** How old the price is now, by the service's clock; never negative. */
   readonly ageMs: number;
 }
@@ -41,14 +41,14 @@ export interface LatestPricesDeps {
  * Ticks only ever move a pair's price forward in time, so a late or redelivered tick is ignored.
  */
 export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestPrices> {
-  const prices = new Map<string, { price: number; ts: number }>();
+  const prices = new Map<string, { price: number; atMs: number }>();
   const refused = new Set<string>();
   const logger = deps.logger.child({ component: 'latest-prices' });
 
-  const record = (pair: string, price: number, ts: number) => {
+  const record = (pair: string, price: number, atMs: number) => {
     const current = prices.get(pair);
     if (current) {
-      if (ts >= current.ts) prices.set(pair, { price, ts });
+      if (atMs >= current.atMs) prices.set(pair, { price, atMs });
       return;
     }
     if (prices.size >= LATEST_PRICES_PAIRS_MAX) {
@@ -58,7 +58,7 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
       }
       return;
     }
-    prices.set(pair, { price, ts });
+    prices.set(pair, { price, atMs });
   };
 
   // Subscribe before reading the database, so that no tick falls between the two.
@@ -66,12 +66,12 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   const subscription: TickSubscription = await deps.bus.subscribe(
     TICKS_TOPIC,
     group,
-    async (event) => record(event.payload.pair, event.payload.price, event.payload.ts),
+    async (event) => record(event.payload.pair, event.payload.price, event.payload.atMs),
     { fromBeginning: false },
   );
   try {
     for (const tick of await newestTickPerPair(deps.db, LATEST_PRICES_PAIRS_MAX))
-      record(tick.pair, tick.price, tick.ts);
+      record(tick.pair, tick.price, tick.atMs);
   } catch (error) {
     await subscription.close();
     throw error;
@@ -81,7 +81,7 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   const get = (pair: string): LatestPrice | undefined => {
     const latest = prices.get(pair);
     if (!latest) return undefined;
-    return { price: latest.price, ts: latest.ts, ageMs: Math.max(0, deps.clock.now() - latest.ts) };
+    return { price: latest.price, atMs: latest.atMs, ageMs: Math.max(0, deps.clock.now() - latest.atMs) };
   };
   return {
     get,

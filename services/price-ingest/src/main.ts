@@ -1,5 +1,6 @@
-import { runStandalone } from '@updown/runtime';
+import { runStandalone, runtimeMigrations } from '@updown/runtime';
 import { loadPriceIngestConfig } from './config';
+import { priceIngestMigrations } from './db/migrations/index';
 import { startPriceIngest } from './price-ingest.service';
 
 /**
@@ -12,6 +13,7 @@ runStandalone({
   loadConfig: loadPriceIngestConfig,
   opsAddress: (config) => ({ host: config.PRICE_INGEST_HOST, port: config.PRICE_INGEST_PORT }),
   memoryBusWarning: 'in-memory bus: ticks reach only consumers inside this process',
+  migrations: [runtimeMigrations, priceIngestMigrations],
   start: ({ config, database, bus, logger, registry, clock }) =>
     startPriceIngest({ db: database.db, bus, logger, registry, clock, config }),
 }).catch((error: unknown) => {

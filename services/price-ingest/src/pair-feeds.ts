@@ -88,7 +88,7 @@ export class PairFeeds {
       symbol,
       referencePrice,
       seed: this.options.seed,
-      endBucketStart: bucketStartSec(clock.now(), 60),
+      endBucketStartSec: bucketStartSec(clock.now(), 60),
       ticksPerMinute: Math.round(60_000 / this.options.tickIntervalMs),
     });
     await db.transaction().execute((trx) => insertBackfill(trx, candles));

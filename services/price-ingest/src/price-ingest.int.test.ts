@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMetricsRegistry, ManualClock, type Registry } from '@updown/runtime';
-import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { createTestDatabase, memoryBus, type TestDatabase } from '@updown/runtime/testing';
 import type { MarketTickPayload } from '@updown/schemas';
 import { aggregateCandles } from './candles/candles.domain';
 import type { PriceIngestServiceConfig } from './config';
 import { startPriceIngest, type RunningPriceIngest } from './price-ingest.service';
 import { metricValue, waitFor } from './testing/helpers';
-import { memoryBus } from './testing/memory-bus';
 
 const SEEDED = ['BTCUSDT', 'EURUSD', 'GBPUSD', 'USDJPY', 'XAUUSD', 'ETHUSD'];
 const TIMEFRAMES = [60, 300, 900, 1800, 3600];
@@ -69,7 +68,7 @@ async function tickCount(pair?: string): Promise<number> {
 describe('price-ingest service', () => {
   it('backfills at least 200 candles of every timeframe for every seeded pair, ending before the live minute', async () => {
     const counts = await sql<{ pair: string; timeframe_sec: number; n: number; last: number }>`
-      select pair, timeframe_sec, count(*)::int as n, max(bucket_start) as last
+      select pair, timeframe_sec, count(*)::int as n, max(bucket_start_sec) as last
       from market_candles group by pair, timeframe_sec`.execute(database.db);
     expect(counts.rows).toHaveLength(SEEDED.length * TIMEFRAMES.length);
     for (const row of counts.rows) {
@@ -93,16 +92,16 @@ describe('price-ingest service', () => {
 
     const stored = await database.db
       .selectFrom('market_ticks')
-      .select(['pair', 'price', 'ts'])
+      .select(['pair', 'price', 'at_ms as atMs'])
       .orderBy('id')
       .execute();
-    expect(new Set(stored.map((t) => t.ts))).toEqual(
+    expect(new Set(stored.map((t) => t.atMs))).toEqual(
       new Set([250, 500, 750, 1000].map((ms) => startedAt + ms)),
     );
-    const key = (t: { pair: string; price: number; ts: number }) => `${t.pair}@${t.ts}=${t.price}`;
+    const key = (t: { pair: string; price: number; atMs: number }) => `${t.pair}@${t.atMs}=${t.price}`;
     expect(published.map(key).sort()).toEqual(stored.map(key).sort());
     for (const pair of SEEDED) {
-      const ofPair = published.filter((t) => t.pair === pair).map((t) => t.ts);
+      const ofPair = published.filter((t) => t.pair === pair).map((t) => t.atMs);
       expect(ofPair).toEqual([...ofPair].sort((a, b) => a - b));
       expect(await metricValue(registry, 'updown_ticks_published_total', { pair })).toBe(4);
     }
@@ -118,25 +117,25 @@ describe('price-ingest service', () => {
     const minute = Math.floor(clock.now() / 60_000) * 60;
     const ticks = await database.db
       .selectFrom('market_ticks')
-      .select(['pair', 'price', 'ts'])
+      .select(['pair', 'price', 'at_ms as atMs'])
       .where('pair', '=', 'BTCUSDT')
-      .orderBy('ts')
+      .orderBy('at_ms')
       .execute();
     const candles = await database.db
       .selectFrom('market_candles')
       .selectAll()
       .where('pair', '=', 'BTCUSDT')
-      .where('bucket_start', '>=', minute - 180)
+      .where('bucket_start_sec', '>=', minute - 180)
       .orderBy('timeframe_sec')
-      .orderBy('bucket_start')
+      .orderBy('bucket_start_sec')
       .execute();
     const find = (tf: number, bucket: number) =>
-      candles.find((c) => c.timeframe_sec === tf && c.bucket_start === bucket);
+      candles.find((c) => c.timeframe_sec === tf && c.bucket_start_sec === bucket);
 
     // Minutes the feed produced alone are exactly the aggregate of their ticks.
     for (const bucket of [minute - 60, minute]) {
       const expected = aggregateCandles(
-        ticks.filter((t) => Math.floor(t.ts / 60_000) * 60 === bucket),
+        ticks.filter((t) => Math.floor(t.atMs / 60_000) * 60 === bucket),
         [60],
       )[0]!;
       const stored = find(60, bucket)!;
@@ -184,7 +183,7 @@ describe('price-ingest service', () => {
     expect(added.every((t) => t.price > 95 && t.price < 105)).toBe(true);
     expect(await tickCount('ETHUSD')).toBe(ethBefore);
     const history = await sql<{ n: number }>`
-      select count(distinct (timeframe_sec, bucket_start))::int as n from market_candles
+      select count(distinct (timeframe_sec, bucket_start_sec))::int as n from market_candles
       where pair = 'TESTIDX' and timeframe_sec = 3600`.execute(database.db);
     expect(history.rows[0]!.n).toBeGreaterThanOrEqual(200);
   });
@@ -193,9 +192,9 @@ describe('price-ingest service', () => {
     const old = clock.now() - 8 * DAY_MS;
     const recent = clock.now() - 6 * DAY_MS;
     const rows = [
-      ...Array.from({ length: 250 }, (_, i) => ({ pair: 'EURUSD', ts: old + i, price: 1.1 })),
-      ...Array.from({ length: 30 }, (_, i) => ({ pair: 'GONEUSD', ts: old + i, price: 2 })),
-      ...Array.from({ length: 5 }, (_, i) => ({ pair: 'EURUSD', ts: recent + i, price: 1.1 })),
+      ...Array.from({ length: 250 }, (_, i) => ({ pair: 'EURUSD', at_ms: old + i, price: 1.1 })),
+      ...Array.from({ length: 30 }, (_, i) => ({ pair: 'GONEUSD', at_ms: old + i, price: 2 })),
+      ...Array.from({ length: 5 }, (_, i) => ({ pair: 'EURUSD', at_ms: recent + i, price: 1.1 })),
     ];
     await database.db.insertInto('market_ticks').values(rows).execute();
 
@@ -204,14 +203,14 @@ describe('price-ingest service', () => {
       database.db
         .selectFrom('market_ticks')
         .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('ts', '<', clock.now() - 7 * DAY_MS)
+        .where('at_ms', '<', clock.now() - 7 * DAY_MS)
         .executeTakeFirstOrThrow();
     await waitFor(async () => Number((await expired()).n) === 0, { what: 'old ticks to be deleted' });
     const kept = await database.db
       .selectFrom('market_ticks')
-      .select('ts')
-      .where('ts', '>=', recent)
-      .where('ts', '<', recent + 5)
+      .select('at_ms')
+      .where('at_ms', '>=', recent)
+      .where('at_ms', '<', recent + 5)
       .execute();
     expect(kept).toHaveLength(5);
     expect(await metricValue(registry, 'updown_ticks_deleted_total')).toBe(280);
@@ -222,9 +221,9 @@ describe('price-ingest service', () => {
     await service.stop();
     const last = await database.db
       .selectFrom('market_ticks')
-      .select(['price', 'ts'])
+      .select(['price', 'at_ms as atMs'])
       .where('pair', '=', 'XAUUSD')
-      .orderBy('ts', 'desc')
+      .orderBy('at_ms', 'desc')
       .limit(1)
       .executeTakeFirstOrThrow();
     const restartRegistry = createMetricsRegistry();
@@ -242,8 +241,8 @@ describe('price-ingest service', () => {
       .selectFrom('market_ticks')
       .select('price')
       .where('pair', '=', 'XAUUSD')
-      .where('ts', '>', last.ts)
-      .orderBy('ts')
+      .where('at_ms', '>', last.atMs)
+      .orderBy('at_ms')
       .limit(1)
       .executeTakeFirstOrThrow();
     expect(Math.abs(next.price / last.price - 1)).toBeLessThan(0.001);

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Clock, Database, Logger, Registry } from '@updown/runtime';
+import { repeatEvery, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import type { TickPublisher } from './bus-ports';
 import type { PriceIngestServiceConfig } from './config';
 import { OtcProvider } from './feed/otc-provider';
 import { priceIngestMetrics } from './metrics';
 import { PairFeeds } from './pair-feeds';
-import { repeatEvery } from './repeat';
 import { deleteExpiredTicks } from './retention';
 import { TickPipeline } from './tick-pipeline';
 
@@ -85,8 +84,20 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     await pipeline.stop();
     throw error;
   }
-  const poll = repeatEvery(clock, config.PAIRS_POLL_INTERVAL_MS, 'pairs poll', logger, () => feeds.sync());
-  const prune = repeatEvery(clock, config.TICK_RETENTION_INTERVAL_MS, 'tick retention', logger, retention);
+  const poll = repeatEvery({
+    clock,
+    intervalMs: config.PAIRS_POLL_INTERVAL_MS,
+    name: 'pairs poll',
+    logger,
+    task: () => feeds.sync(),
+  });
+  const prune = repeatEvery({
+    clock,
+    intervalMs: config.TICK_RETENTION_INTERVAL_MS,
+    name: 'tick retention',
+    logger,
+    task: retention,
+  });
   logger.info(
     {
       pairs: provider.pairs(),

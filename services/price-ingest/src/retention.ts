@@ -18,7 +18,7 @@ export interface TickRetentionOptions {
 }
 
 /**
- * Deletes ticks older than the retention, pair by pair through the (pair, ts) index, in chunks that
+ * Deletes ticks older than the retention, pair by pair through the (pair, at_ms) index, in chunks that
  * are each a short transaction, so the table never grows without bound and no delete holds locks
  * or bloats the WAL for long. Candles are kept: they are small and the charts need them.
  */

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDb, createLogger, createMetricsRegistry, ManualClock } from '@updown/runtime';
+import { createDb, createLogger, createMetricsRegistry, ManualClock, offlineDb } from '@updown/runtime';
 import { OtcProvider } from './feed/otc-provider';
 import { priceIngestMetrics } from './metrics';
 import { metricValue } from './testing/helpers';
@@ -56,9 +56,9 @@ describe('tick pipeline while the database is down', () => {
       bufferMax: 1_000,
     });
     const start = clock.now();
-    pipeline.push([{ pair: 'EURUSD', price: 1.1, ts: start }]);
+    pipeline.push([{ pair: 'EURUSD', price: 1.1, atMs: start }]);
     clock.advance(TICK_WRITE_AGE_MS_MAX - 1);
-    pipeline.push([{ pair: 'EURUSD', price: 1.2, ts: clock.now() }]);
+    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.now() }]);
     expect(await pipeline.flush()).toBe(false);
     expect(pipeline.size).toBe(2);
 
@@ -67,6 +67,37 @@ describe('tick pipeline while the database is down', () => {
     // The first tick is past the write age and gone; the second is still young enough to keep.
     expect(pipeline.size).toBe(1);
     expect(await metricValue(registry, 'updown_ticks_dropped_stale_total')).toBe(1);
+    await pipeline.stop();
+  });
+});
+
+describe('tick pipeline writes', () => {
+  it('writes a batch in a transaction that does not wait for its WAL flush, ticks before candles', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5));
+    const statements: string[] = [];
+    const published: string[] = [];
+    const pipeline = new TickPipeline({
+      db: offlineDb({ onQuery: (query) => statements.push(query.sql.replace(/\s+/g, ' ').trim()) }),
+      publisher: { publish: async (_topic, key) => void published.push(key) },
+      clock,
+      logger: createLogger({ level: 'silent', name: 'pipeline-test' }),
+      metrics: priceIngestMetrics(createMetricsRegistry()),
+      flushIntervalMs: 200,
+      batchMax: 100,
+      bufferMax: 1_000,
+    });
+    pipeline.push([
+      { pair: 'EURUSD', price: 1.1, atMs: clock.now() },
+      { pair: 'GBPUSD', price: 1.3, atMs: clock.now() },
+    ]);
+    expect(await pipeline.flush()).toBe(true);
+    // The setting is local to the transaction: every other statement of the connection keeps
+    // PostgreSQL's durable default.
+    expect(statements[0]).toBe('set local synchronous_commit = off');
+    expect(statements[1]).toMatch(/^insert into market_ticks /);
+    expect(statements[2]).toMatch(/^insert into market_candles /);
+    expect(statements).toHaveLength(3);
+    expect(published.sort()).toEqual(['EURUSD', 'GBPUSD']);
     await pipeline.stop();
   });
 });

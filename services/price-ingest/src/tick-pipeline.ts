@@ -159,9 +159,9 @@ export class TickPipeline implements TickSink {
 
   /** Drops buffered ticks too old to be written (see `TICK_WRITE_AGE_MS_MAX`), counted and logged. */
   private dropStale(): void {
-    const oldestTs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
+    const oldestAtMs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
     // Ticks arrive in time order per pair, but rounds of pairs interleave: filter, not a prefix cut.
-    const kept = this.buffer.filter((tick) => tick.ts >= oldestTs);
+    const kept = this.buffer.filter((tick) => tick.atMs >= oldestAtMs);
     const dropped = this.buffer.length - kept.length;
     if (dropped === 0) return;
     this.buffer = kept;
@@ -186,8 +186,8 @@ export class TickPipeline implements TickSink {
       [...byPair].map(async ([pair, ticks]) => {
         for (const tick of ticks) {
           try {
-            const payload = { pair: tick.pair, price: tick.price, ts: tick.ts };
-            const event = createEvent(TICKS_TOPIC, payload, { producer: PRODUCER, occurredAt: tick.ts });
+            const payload = { pair: tick.pair, price: tick.price, atMs: tick.atMs };
+            const event = createEvent(TICKS_TOPIC, payload, { producer: PRODUCER, occurredAt: tick.atMs });
             await this.options.publisher.publish(TICKS_TOPIC, pair, event);
             this.options.metrics.ticksPublished.inc({ pair });
           } catch (error) {

@@ -17,7 +17,7 @@ export const BACKFILL_SAMPLES_PER_MINUTE = 20;
 
 export interface MinuteCandle {
   /** Unix epoch seconds, a multiple of 60. */
-  readonly bucketStart: number;
+  readonly bucketStartSec: number;
   readonly open: number;
   readonly high: number;
   readonly low: number;
@@ -33,7 +33,7 @@ export interface BackfillRequest {
   readonly referencePrice: number;
   readonly seed: number;
   /** The first minute not to fill (Unix seconds, a multiple of 60): the live feed's minute. */
-  readonly endBucketStart: number;
+  readonly endBucketStartSec: number;
   readonly minutes?: number;
   readonly samplesPerMinute?: number;
   /**
@@ -44,18 +44,18 @@ export interface BackfillRequest {
 }
 
 /**
- * `minutes` consecutive 1m candles ending just before `endBucketStart`, oldest first. Each opens at
+ * `minutes` consecutive 1m candles ending just before `endBucketStartSec`, oldest first. Each opens at
  * the previous close, as a continuous market does; prices are quoted to the pair's decimals.
  */
 export function backfillMinuteCandles(request: BackfillRequest): MinuteCandle[] {
   const minutes = request.minutes ?? BACKFILL_MINUTES;
   const samples = request.samplesPerMinute ?? BACKFILL_SAMPLES_PER_MINUTE;
   const volume = request.ticksPerMinute ?? BACKFILL_TICKS_PER_MINUTE;
-  if (request.endBucketStart % 60 !== 0) throw new RangeError('endBucketStart must be a whole minute');
+  if (request.endBucketStartSec % 60 !== 0) throw new RangeError('endBucketStartSec must be a whole minute');
   if (!Number.isInteger(minutes) || minutes < 0 || !Number.isInteger(samples) || samples < 1) {
     throw new RangeError('minutes and samplesPerMinute must be positive integers');
   }
-  const seed = deriveSeed(request.seed, request.symbol, 'backfill', request.endBucketStart);
+  const seed = deriveSeed(request.seed, request.symbol, 'backfill', request.endBucketStartSec);
   const walk = new OuWalk(
     walkParams(request.symbol, request.referencePrice),
     request.referencePrice,
@@ -68,7 +68,7 @@ export function backfillMinuteCandles(request: BackfillRequest): MinuteCandle[] 
   // rounded maximum is the maximum of the rounded prices.
   const candles: MinuteCandle[] = [];
   let openRaw = walk.price;
-  const firstBucket = request.endBucketStart - minutes * 60;
+  const firstBucket = request.endBucketStartSec - minutes * 60;
   for (let minute = 0; minute < minutes; minute++) {
     let high = openRaw;
     let low = openRaw;
@@ -79,7 +79,7 @@ export function backfillMinuteCandles(request: BackfillRequest): MinuteCandle[] 
       if (close < low) low = close;
     }
     candles.push({
-      bucketStart: firstBucket + minute * 60,
+      bucketStartSec: firstBucket + minute * 60,
       open: quote(openRaw),
       high: quote(high),
       low: quote(low),

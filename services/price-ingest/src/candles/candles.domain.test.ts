@@ -19,16 +19,16 @@ const T0 = Date.UTC(2026, 0, 1) / 1000;
 const at = (offsetSec: number, price: number, pair = 'EURUSD'): Tick => ({
   pair,
   price,
-  ts: (T0 + offsetSec) * 1000,
+  atMs: (T0 + offsetSec) * 1000,
 });
 
 /** A sequence that crosses the edge of every timeframe, including ticks a millisecond before an edge. */
 const TICKS: Tick[] = [
   at(10, 100),
   at(50, 105),
-  { pair: 'EURUSD', price: 98, ts: (T0 + 60) * 1000 - 1 },
+  { pair: 'EURUSD', price: 98, atMs: (T0 + 60) * 1000 - 1 },
   at(60, 101),
-  { pair: 'EURUSD', price: 110, ts: (T0 + 300) * 1000 - 1 },
+  { pair: 'EURUSD', price: 110, atMs: (T0 + 300) * 1000 - 1 },
   at(300, 95),
   at(899, 97),
   at(900, 120),
@@ -84,7 +84,7 @@ const EXPECTED: Record<number, Ohlc[]> = {
 function ohlc(candles: readonly CandleRow[], timeframeSec: number): Ohlc[] {
   return candles
     .filter((c) => c.timeframeSec === timeframeSec)
-    .map((c) => [c.bucketStart - T0, c.open, c.high, c.low, c.close]);
+    .map((c) => [c.bucketStartSec - T0, c.open, c.high, c.low, c.close]);
 }
 
 describe('candle aggregation', () => {
@@ -102,10 +102,10 @@ describe('candle aggregation', () => {
     const minutes = aggregateCandles(TICKS, [60]);
     const expected = new Map<number, number>();
     for (const tick of TICKS) {
-      const bucket = bucketStartSec(tick.ts, 60);
+      const bucket = bucketStartSec(tick.atMs, 60);
       expected.set(bucket, (expected.get(bucket) ?? 0) + 1);
     }
-    expect(minutes.map((c) => [c.bucketStart, c.volume])).toEqual([...expected.entries()]);
+    expect(minutes.map((c) => [c.bucketStartSec, c.volume])).toEqual([...expected.entries()]);
     expect(aggregateCandles(TICKS, [3600]).reduce((sum, c) => sum + c.volume, 0)).toBe(TICKS.length);
     const [first] = aggregateCandles(TICKS.slice(0, 2), [60]);
     const [second] = aggregateCandles(TICKS.slice(2, 3), [60]);
@@ -119,7 +119,7 @@ describe('candle aggregation', () => {
 
   it('keeps pairs apart and orders rows by pair, timeframe and bucket', () => {
     const candles = aggregateCandles([at(0, 2, 'GBPUSD'), at(1, 1, 'EURUSD'), at(61, 3, 'EURUSD')], [60]);
-    expect(candles.map((c) => [c.pair, c.bucketStart - T0, c.close])).toEqual([
+    expect(candles.map((c) => [c.pair, c.bucketStartSec - T0, c.close])).toEqual([
       ['EURUSD', 0, 1],
       ['EURUSD', 60, 3],
       ['GBPUSD', 0, 2],
@@ -142,17 +142,18 @@ describe('candle aggregation', () => {
 });
 
 describe('history backfill', () => {
-  const request = { symbol: 'BTCUSDT', referencePrice: 95_000, seed: 1, endBucketStart: T0 };
+  const request = { symbol: 'BTCUSDT', referencePrice: 95_000, seed: 1, endBucketStartSec: T0 };
 
   it('fills whole minutes up to the live one, each opening at the previous close', () => {
     const candles = backfillMinuteCandles(request);
     expect(candles).toHaveLength(BACKFILL_MINUTES);
-    expect(candles[0]!.bucketStart).toBe(T0 - BACKFILL_MINUTES * 60);
-    expect(candles.at(-1)!.bucketStart).toBe(T0 - 60);
+    expect(candles[0]!.bucketStartSec).toBe(T0 - BACKFILL_MINUTES * 60);
+    expect(candles.at(-1)!.bucketStartSec).toBe(T0 - 60);
     const broken = candles.filter((candle, i) => {
       const previous = candles[i - 1];
       const continuous =
-        !previous || (candle.bucketStart - previous.bucketStart === 60 && candle.open === previous.close);
+        !previous ||
+        (candle.bucketStartSec - previous.bucketStartSec === 60 && candle.open === previous.close);
       const ranged =
         candle.high >= Math.max(candle.open, candle.close) &&
         candle.low <= Math.min(candle.open, candle.close);
@@ -166,9 +167,9 @@ describe('history backfill', () => {
   });
 
   it('gives at least 200 candles of every timeframe, each rolled up from the minutes', () => {
-    const endBucketStart = T0 + 17 * 60;
-    const candles = backfillCandles({ ...request, endBucketStart });
-    const minutes = backfillMinuteCandles({ ...request, endBucketStart }).map((m) => ({
+    const endBucketStartSec = T0 + 17 * 60;
+    const candles = backfillCandles({ ...request, endBucketStartSec });
+    const minutes = backfillMinuteCandles({ ...request, endBucketStartSec }).map((m) => ({
       pair: 'BTCUSDT',
       timeframeSec: 60,
       ...m,
@@ -177,7 +178,9 @@ describe('history backfill', () => {
       const ofTimeframe = candles.filter((c) => c.timeframeSec === timeframeSec);
       expect(ofTimeframe.length, `${timeframeSec}s`).toBeGreaterThanOrEqual(200);
       expect(ofTimeframe.length, `${timeframeSec}s`).toBeLessThanOrEqual(BACKFILL_KEPT_PER_TIMEFRAME);
-      expect(ofTimeframe.every((c) => c.bucketStart % timeframeSec === 0 && c.pair === 'BTCUSDT')).toBe(true);
+      expect(ofTimeframe.every((c) => c.bucketStartSec % timeframeSec === 0 && c.pair === 'BTCUSDT')).toBe(
+        true,
+      );
       expect(ofTimeframe).toEqual(rollUpCandles(minutes, timeframeSec).slice(-BACKFILL_KEPT_PER_TIMEFRAME));
       expect(ofTimeframe.at(-1)!.close).toBe(minutes.at(-1)!.close);
     }

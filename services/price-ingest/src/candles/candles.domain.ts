@@ -3,7 +3,7 @@ import type { Tick } from '../feed/price-provider';
 
 /**
  * Candles from ticks. A candle of timeframe `tf` seconds covers [bucket, bucket + tf) where
- * bucket = floor(ts / tf) · tf in Unix seconds: open is the first tick's price, close the last,
+ * bucket = floor(atMs / tf) · tf in Unix seconds: open is the first tick's price, close the last,
  * high and low the extremes, volume the number of ticks. A batch's partial candles are merged into the stored ones by the
  * repository's upsert (open kept, high/low widened, close replaced, volume added), so the current candle is live.
  */
@@ -12,7 +12,7 @@ export interface CandleRow {
   readonly pair: string;
   readonly timeframeSec: number;
   /** Unix epoch seconds, a multiple of `timeframeSec`. */
-  readonly bucketStart: number;
+  readonly bucketStartSec: number;
   readonly open: number;
   readonly high: number;
   readonly low: number;
@@ -29,13 +29,13 @@ export function bucketStartSec(tsMs: number, timeframeSec: number): number {
 interface Building {
   pair: string;
   timeframeSec: number;
-  bucketStart: number;
+  bucketStartSec: number;
   open: number;
-  openTs: number;
+  openAtMs: number;
   high: number;
   low: number;
   close: number;
-  closeTs: number;
+  closeAtMs: number;
   volume: number;
 }
 
@@ -51,20 +51,20 @@ export function aggregateCandles(
   const candles = new Map<string, Building>();
   for (const tick of ticks) {
     for (const timeframeSec of timeframesSec) {
-      const bucketStart = bucketStartSec(tick.ts, timeframeSec);
-      const key = `${tick.pair}\u0000${timeframeSec}\u0000${bucketStart}`;
+      const start = bucketStartSec(tick.atMs, timeframeSec);
+      const key = `${tick.pair}\u0000${timeframeSec}\u0000${start}`;
       const candle = candles.get(key);
       if (!candle) {
         candles.set(key, {
           pair: tick.pair,
           timeframeSec,
-          bucketStart,
+          bucketStartSec: start,
           open: tick.price,
-          openTs: tick.ts,
+          openAtMs: tick.atMs,
           high: tick.price,
           low: tick.price,
           close: tick.price,
-          closeTs: tick.ts,
+          closeAtMs: tick.atMs,
           volume: 1,
         });
         continue;
@@ -72,13 +72,13 @@ export function aggregateCandles(
       candle.volume += 1;
       if (tick.price > candle.high) candle.high = tick.price;
       if (tick.price < candle.low) candle.low = tick.price;
-      if (tick.ts < candle.openTs) {
+      if (tick.atMs < candle.openAtMs) {
         candle.open = tick.price;
-        candle.openTs = tick.ts;
+        candle.openAtMs = tick.atMs;
       }
-      if (tick.ts >= candle.closeTs) {
+      if (tick.atMs >= candle.closeAtMs) {
         candle.close = tick.price;
-        candle.closeTs = tick.ts;
+        candle.closeAtMs = tick.atMs;
       }
     }
   }
@@ -87,12 +87,12 @@ export function aggregateCandles(
       (a, b) =>
         (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0) ||
         a.timeframeSec - b.timeframeSec ||
-        a.bucketStart - b.bucketStart,
+        a.bucketStartSec - b.bucketStartSec,
     )
-    .map(({ pair, timeframeSec, bucketStart, open, high, low, close, volume }) => ({
+    .map(({ pair, timeframeSec, bucketStartSec, open, high, low, close, volume }) => ({
       pair,
       timeframeSec,
-      bucketStart,
+      bucketStartSec,
       open,
       high,
       low,
@@ -124,8 +124,8 @@ export function rollUpCandles(candles: readonly CandleRow[], timeframeSec: numbe
     if (candle.timeframeSec > timeframeSec || timeframeSec % candle.timeframeSec !== 0) {
       throw new RangeError(`cannot roll ${candle.timeframeSec}s candles up into ${timeframeSec}s`);
     }
-    const bucketStart = Math.floor(candle.bucketStart / timeframeSec) * timeframeSec;
-    if (current && current.bucketStart === bucketStart && current.pair === candle.pair) {
+    const start = Math.floor(candle.bucketStartSec / timeframeSec) * timeframeSec;
+    if (current && current.bucketStartSec === start && current.pair === candle.pair) {
       current.high = Math.max(current.high, candle.high);
       current.low = Math.min(current.low, candle.low);
       current.close = candle.close;
@@ -133,7 +133,7 @@ export function rollUpCandles(candles: readonly CandleRow[], timeframeSec: numbe
       continue;
     }
     if (current) out.push(current);
-    current = { ...candle, timeframeSec, bucketStart };
+    current = { ...candle, timeframeSec, bucketStartSec: start };
   }
   if (current) out.push(current);
   return out;

@@ -78,11 +78,11 @@ export class OtcProvider implements PriceProvider {
     const sink = this.sink;
     if (!sink) return;
     if (this.feeds.size > 0 && sink.accepting()) {
-      const ts = this.options.clock.now();
+      const atMs = this.options.clock.now();
       const dtSec = this.options.tickIntervalMs / 1000;
       const ticks: Tick[] = [];
       for (const feed of this.feeds.values()) {
-        ticks.push({ pair: feed.symbol, price: feed.quote(feed.walk.step(dtSec)), ts });
+        ticks.push({ pair: feed.symbol, price: feed.quote(feed.walk.step(dtSec)), atMs });
       }
       sink.push(ticks);
     }

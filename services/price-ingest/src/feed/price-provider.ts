@@ -8,7 +8,7 @@ export interface Tick {
   readonly pair: string;
   readonly price: number;
   /** Unix epoch milliseconds, from the service's clock. */
-  readonly ts: number;
+  readonly atMs: number;
 }
 
 export interface FeedPair {

@@ -1,0 +1,49 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { Timestamp } from '@updown/runtime';
+
+/**
+ * Market data: the tradable pairs, every tick and the candles built from them. Their migrations in
+ * `./migrations` are the source of truth; these interfaces mirror them for kysely and add them to
+ * the runtime's `Database` (declaration merging), so every package's queries see them.
+ */
+
+export interface MarketPairsTable {
+  symbol: string;
+  display_name: string;
+  active: Generated<boolean>;
+  /** `numeric`, parsed to a JavaScript number by `pool.ts`. */
+  payout_pct: ColumnType<number, number | undefined, number>;
+  provider: Generated<string>;
+  reference_price: number | null;
+  sort_order: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface MarketTicksTable {
+  id: Generated<number>;
+  pair: string;
+  /** Unix epoch milliseconds. */
+  at_ms: number;
+  price: number;
+}
+
+export interface MarketCandlesTable {
+  pair: string;
+  timeframe_sec: number;
+  /** Unix epoch seconds, a multiple of `timeframe_sec`. */
+  bucket_start_sec: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  /** Tick volume: prices observed in the candle. */
+  volume: Generated<number>;
+}
+
+declare module '@updown/runtime' {
+  interface Database {
+    market_pairs: MarketPairsTable;
+    market_ticks: MarketTicksTable;
+    market_candles: MarketCandlesTable;
+  }
+}

@@ -1,0 +1,1 @@
+export { storeTicks } from './ticks';
