@@ -2,7 +2,7 @@ import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import type { Database, Logger, Registry } from '@updown/runtime';
+import type { Database, Logger, MigrationSet, Registry } from '@updown/runtime';
 import { isAdminUrl } from './auth/auth.domain';
 import { REPO_ROOT, type GatewayConfig } from './config';
 import { registerConsole, resolveConsoleRoot } from './http/console';
@@ -30,8 +30,10 @@ export interface GatewayDeps {
   logger: Logger;
   registry: Registry;
   db: Kysely<Database>;
-  /** Defaults to: PostgreSQL answers and every migration is applied. */
+  /** Defaults to: PostgreSQL answers and every migration of `migrations` is applied. */
   readiness?: Readiness;
+  /** The packages whose migrations the default readiness waits for; every package by default. */
+  migrations?: readonly MigrationSet[];
   /** Registered after the core, in order. */
   plugins?: readonly GatewayPlugin[];
 }
@@ -115,7 +117,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
 
   // Routes go in a child context so they are added after the docs plugin has loaded and is
   // collecting them; hooks, the error handler and the 404 handler stay on the root.
-  const readiness = deps.readiness ?? databaseReadiness(deps.db, deps.logger);
+  const readiness = deps.readiness ?? databaseReadiness(deps.db, deps.logger, deps.migrations);
   void app.register(async (operations) => {
     registerHealthRoutes(operations, readiness);
     registerMetricsRoute(operations, deps.registry);

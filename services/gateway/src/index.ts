@@ -1,3 +1,6 @@
+// The tables' kysely types: importing the entry point adds them to the runtime's `Database`.
+export type * from './db/tables';
+export { gatewayMigrations } from './db/migrations/index';
 export {
   buildApp,
   PLACEHOLDER_DIR,
@@ -6,10 +9,13 @@ export {
   type GatewayPlugin,
   type RegisteredRoute,
 } from './app';
+export { gatewayPlugins, type GatewayFeatureDeps } from './features';
 export { gatewayConfigSpec, loadGatewayConfig, type GatewayConfig } from './config';
+export { loadGatewayStandaloneConfig } from './standalone-config';
 export { ERROR_STATUS, codeForStatus, statusForCode, type KnownErrorCode } from './http/error-status';
 export { toErrorAnswer } from './http/error-handler';
 export { databaseReadiness, type Readiness, type ReadinessResult } from './http/health';
+export { everyMigration } from './db/every-migration';
 export type { GatewayInstance } from './http/instance';
 export { errorResponses } from './http/responses';
 export { CONTENT_SECURITY_POLICY } from './http/security';
@@ -39,13 +45,6 @@ export {
 } from './market/market.config';
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
-export { mockPaymentProvider, type PaymentProvider } from './wallet/payment-provider';
-export {
-  BONUS_EXPIRY_INTERVAL_MS_DEFAULT,
-  startBonusExpiry,
-  type BonusExpiryDeps,
-  type BonusExpiryJob,
-  type BonusExpiryRun,
-} from './wallet/bonus-expiry';
+export { recoverPayments, startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';
 export { createLeaderboardPlugin, type LeaderboardPluginDeps } from './leaderboard/leaderboard.routes';

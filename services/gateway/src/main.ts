@@ -10,17 +10,14 @@ import {
   systemClock,
 } from '@updown/runtime';
 import { createHttpOrderPort, serviceToken } from '@updown/order';
-import { loadSettlementEvidence } from '@updown/settlement';
-import { createAdminPlugin } from './admin/admin.routes';
-import { createAuthPlugin, ensureAdminFromEnv } from './auth/index';
-import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
+import { startBonusExpiry, type BonusExpiryJob } from '@updown/wallet';
+import { startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
+import { ensureAdminFromEnv } from './auth/index';
+import { everyMigration } from './db/every-migration';
+import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';
-import { createMarketPlugin } from './market/market.plugin';
 import { startGateway, type RunningGateway } from './server';
 import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './standalone-config';
-import { createTradesPlugin } from './trades/trades.routes';
-import { startBonusExpiry, type BonusExpiryJob } from './wallet/bonus-expiry';
-import { createWalletPlugin } from './wallet/wallet.routes';
 
 /**
  * `npm run start:gateway`: the public API, the market WebSocket and the console as their own
@@ -47,16 +44,18 @@ async function main(): Promise<void> {
 
   let gateway: RunningGateway | undefined;
   let bonusExpiry: BonusExpiryJob | undefined;
+  let paymentRecovery: PaymentRecoveryJob | undefined;
   let closeBus: (() => Promise<void>) | undefined;
   let closeDatabase: (() => Promise<void>) | undefined;
   lifecycle.add('http', async () => gateway?.close());
   lifecycle.add('bonus expiry', async () => bonusExpiry?.stop());
+  lifecycle.add('payment recovery', async () => paymentRecovery?.stop());
   lifecycle.add('bus', async () => closeBus?.());
   lifecycle.add('database', async () => closeDatabase?.());
   try {
     const database = await openDatabase(config, logger, 'updown-gateway');
     closeDatabase = () => database.shutdown();
-    const applied = await migrateToLatest(database.db);
+    const applied = await migrateToLatest(database.db, everyMigration);
     logger.info({ database: database.description, applied }, 'database ready');
     await ensureAdminFromEnv(database.db, config, logger);
     const bus = await createBus(config, { logger, registry, clock });
@@ -69,32 +68,23 @@ async function main(): Promise<void> {
       serviceToken: serviceToken(config),
       timeoutMs: config.ORDER_TIMEOUT_MS,
     });
+    paymentRecovery = await startPaymentRecovery({ db: database.db, clock, logger });
     bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
     gateway = await startGateway({
       config,
       logger,
       registry,
       db: database.db,
-      plugins: [
-        createAuthPlugin({ db: database.db, config, logger, clock }),
-        createMarketPlugin({
-          db: database.db,
-          bus,
-          logger,
-          registry,
-          clock,
-          options: marketPluginOptions(config),
-        }),
-        createTradesPlugin({
-          db: database.db,
-          order,
-          clock,
-          loadEvidence: (tradeId) => loadSettlementEvidence(database.db, tradeId),
-        }),
-        createWalletPlugin({ db: database.db, clock }),
-        createAdminPlugin({ db: database.db, clock }),
-        createLeaderboardPlugin({ db: database.db, clock }),
-      ],
+      plugins: gatewayPlugins({
+        db: database.db,
+        logger,
+        registry,
+        clock,
+        auth: config,
+        bus,
+        market: marketPluginOptions(config),
+        order,
+      }),
     });
   } catch (error) {
     logger.fatal(failureFields(error), 'gateway failed to start');

@@ -1,8 +1,8 @@
-import { DomainError } from '@updown/runtime';
+import { DomainError } from '@updown/runtime/errors';
 import { PAYOUT_PCT_MAX, PAYOUT_PCT_MIN } from '@updown/schemas/api';
 
 /** Admin input rules that need no I/O. */
-/** Matches the `market_pairs_symbol_format` check, so a bad symbol is a 400, not a constraint error. */
+/** Matches the pair list's symbol format check, so a bad symbol is a 400, not a constraint error. */
 const PAIR_SYMBOL = /^[A-Z0-9][A-Z0-9._-]{1,31}$/;
 const PROVIDER = /^[A-Z0-9_-]{1,32}$/;
 

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { getUserBalances, verifyLedger } from '@updown/wallet';
-import { walletHarness, type WalletHarness } from '../wallet/testing';
+import { getUserBalances, mockPaymentProvider, verifyLedger } from '@updown/wallet';
+import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
+import { createLogger } from '@updown/runtime';
+import { recoverPayments, startPaymentRecovery } from './payment-recovery';
 
 let database: TestDatabase;
 let h: WalletHarness;
@@ -118,9 +120,9 @@ describe('pairs', () => {
         payout_pct: 80,
         duration_sec: 60,
         entry_price: 0.1,
-        entry_ts: now,
-        accepted_at: now,
-        expiry_ts: now + 60_000,
+        entry_at_ms: now,
+        accepted_at_ms: now,
+        expiry_at_ms: now + 60_000,
       })
       .execute();
     const refused = await h.call('DELETE', '/api/admin/pairs/DOGEUSD', admin.token);
@@ -128,7 +130,7 @@ describe('pairs', () => {
     expect(refused.json().detail).toMatch(/pending trades/);
     await database.db
       .updateTable('trades')
-      .set({ status: 'void', settled_at: now + 61_000, pnl_cents: 0 })
+      .set({ status: 'void', settled_at_ms: now + 61_000, pnl_cents: 0 })
       .where('id', '=', tradeId)
       .execute();
     expect((await h.call('DELETE', '/api/admin/pairs/DOGEUSD', admin.token)).statusCode).toBe(200);
@@ -247,6 +249,91 @@ describe('deposit approval', () => {
   });
 });
 
+/** A gateway whose provider never answers a charge (the process dies mid-call); `status` is the mock's. */
+function crashingHarness(): Promise<WalletHarness> {
+  return walletHarness(database, {
+    payments: {
+      charge: async () => {
+        throw new Error('process died');
+      },
+      status: mockPaymentProvider.status,
+    },
+  });
+}
+
+describe('deposit approval interrupted by a crash', () => {
+  it('is completed at start-up, audited as the admin who approved it', async () => {
+    const crashing = await crashingHarness();
+    try {
+      const approver = await crashing.admin();
+      await crashing.call('POST', '/api/admin/settings', approver.token, { require_deposit_approval: true });
+      const me = await crashing.user();
+      const pending = await crashing.call('POST', '/api/wallet/deposit', me.token, { amount: 100 });
+      const id = pending.json().request.id;
+      const failed = await crashing.call('POST', `/api/admin/deposits/${id}`, approver.token, {
+        action: 'approve',
+      });
+      expect(failed.statusCode).toBe(500);
+      expect(await getUserBalances(database.db, me.id)).toMatchObject({ real: 0, bonus: 0 });
+
+      crashing.clock.advance(120_000);
+      const run = await recoverPayments({ db: database.db, clock: crashing.clock });
+      expect(run.succeeded).toBeGreaterThanOrEqual(1);
+      const row = await database.db
+        .selectFrom('deposit_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect([row.status, row.decided_by, row.provider_ref]).toEqual(['approved', approver.id, `mock:${id}`]);
+      expect(await getUserBalances(database.db, me.id)).toMatchObject({ real: 10_000, bonus: 5_000 });
+      const audit = await database.db
+        .selectFrom('admin_audit')
+        .selectAll()
+        .where('target', '=', id)
+        .execute();
+      expect(audit.map((a) => [a.action, a.actor_id])).toEqual([['deposit.approve', approver.id]]);
+      const again = await crashing.call('POST', `/api/admin/deposits/${id}`, approver.token, {
+        action: 'reject',
+      });
+      expect(again.json().detail).toBe('Deposit request is already approved');
+      await expectLedgerClean();
+    } finally {
+      await crashing.call('POST', '/api/admin/settings', admin.token, { require_deposit_approval: false });
+      await crashing.t.close();
+    }
+  });
+});
+
+describe('a deposit interrupted by a crash and an immediate restart', () => {
+  it('is too young for the start-up pass and is settled by a later pass of the recovery', async () => {
+    const crashing = await crashingHarness();
+    try {
+      const me = await crashing.user();
+      const failed = await crashing.call('POST', '/api/wallet/deposit', me.token, { amount: 50 });
+      expect(failed.statusCode).toBe(500);
+      const recovery = await startPaymentRecovery({
+        db: database.db,
+        clock: crashing.clock,
+        logger: createLogger({ level: 'silent', name: 'test' }),
+      });
+      try {
+        expect(await getUserBalances(database.db, me.id)).toMatchObject({ real: 0 });
+        // The passes after start, 30 s apart on the clock: the intent is old enough by the third.
+        for (let pass = 1; (await getUserBalances(database.db, me.id)).real !== 5_000; pass++) {
+          expect(pass, 'recovered within four passes').toBeLessThanOrEqual(4);
+          crashing.clock.advance(30_000);
+          await new Promise((resolve) => setTimeout(resolve, 300));
+        }
+      } finally {
+        await recovery.stop();
+      }
+      await expectLedgerClean();
+    } finally {
+      await crashing.t.close();
+    }
+  });
+});
+
 describe('withdrawal decisions', () => {
   it('approves once when two admins click at the same moment; funds move once', async () => {
     const other = await h.admin();
@@ -319,11 +406,11 @@ describe('GET /api/admin/users stats', () => {
           payout_pct: 80,
           duration_sec: 60,
           entry_price: 1,
-          entry_ts: now,
-          accepted_at: now,
-          expiry_ts: now + 60_000,
+          entry_at_ms: now,
+          accepted_at_ms: now,
+          expiry_at_ms: now + 60_000,
           status: row.status,
-          settled_at: now + 61_000,
+          settled_at_ms: now + 61_000,
           pnl_cents: row.pnl,
         })
         .execute();

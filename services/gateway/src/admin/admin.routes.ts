@@ -1,5 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
+import { hasPendingTrades } from '@updown/order';
+import {
+  deletePair,
+  insertPair,
+  listPairs,
+  lockPair,
+  PAIRS_KNOWN_MAX,
+  setEveryPairPayout,
+  setPairActive,
+} from '@updown/price-ingest';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
 import {
   AddPairBody,
@@ -17,25 +27,22 @@ import {
   UpdatePairBody,
   UpdateSettingsBody,
 } from '@updown/schemas/api';
-import { errorResponses } from '../http/responses';
-import { listPairs } from '../market/market.repository';
-import { PAIRS_KNOWN_MAX } from '../market/pair-directory';
-import { mockPaymentProvider, type PaymentProvider } from '../wallet/payment-provider';
-import type { WalletDeps } from '../wallet/wallet.handler';
-import { listRequests, readSettings, type RequestTable } from '../wallet/wallet.repository';
-import { paymentRequestView } from '../wallet/wallet.view';
-import { checkPayoutPct, normaliseNewPair } from './admin.domain';
 import {
-  deletePair,
-  hasPendingTrades,
-  insertPair,
-  lockPair,
-  lockSettings,
-  setPairActive,
-  updateSettings,
-} from './admin.repository';
-import { writeAudit } from './audit.repository';
-import { decideRequest } from './requests.handler';
+  decideRequest,
+  listRequests,
+  lockPlatformSettings,
+  mockPaymentProvider,
+  readSettings,
+  updatePlatformSettings,
+  type PaymentProvider,
+  type PaymentRequestKind,
+  type WalletDeps,
+} from '@updown/wallet';
+import { errorResponses } from '../http/responses';
+import { paymentRequestView } from '../shared/payment-request.view';
+import { checkPayoutPct, normaliseNewPair } from './admin.domain';
+import { auditDecision, writeAudit } from './audit.repository';
+import { adminUsersRoutes } from './users.routes';
 
 export interface AdminPluginDeps {
   readonly db: Kysely<Database>;
@@ -53,7 +60,7 @@ class PairNotFound extends DomainError {
 const tags = ['admin'];
 
 /**
- * `/api/admin/*` beyond users (spec §7 Admin). No guard is written here: the auth plugin puts
+ * `/api/admin/*` (spec §7 Admin). No guard is written here: the auth plugin puts
  * `requireAdmin` on every `/api/admin/*` route, and `buildApp` refuses to start without it.
  * Every change writes an `admin_audit` row in its own transaction.
  */
@@ -66,6 +73,8 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
   const { db, clock } = deps;
 
   return async (app) => {
+    await app.register(adminUsersRoutes({ db }));
+
     app.get(
       '/api/admin/pairs',
       {
@@ -91,7 +100,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
       async (request, reply) => {
         const pair = normaliseNewPair(request.body);
         const created = await db.transaction().execute(async (trx) => {
-          const settings = await lockSettings(trx);
+          const settings = await lockPlatformSettings(trx);
           const row = await insertPair(trx, { ...pair, payoutPct: settings.payout_pct });
           if (!row) throw new DomainError('PAIR_EXISTS', `Pair ${pair.symbol} already exists`);
           await writeAudit(trx, {
@@ -205,17 +214,19 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
         const payout =
           request.body.payout_pct === undefined ? undefined : checkPayoutPct(request.body.payout_pct);
         return db.transaction().execute(async (trx) => {
-          const before = await lockSettings(trx);
+          const before = await lockPlatformSettings(trx);
           const after = {
             payout_pct: payout ?? before.payout_pct,
             require_deposit_approval:
               request.body.require_deposit_approval ?? before.require_deposit_approval,
           };
-          await updateSettings(
+          await updatePlatformSettings(
             trx,
             { payoutPct: after.payout_pct, requireDepositApproval: after.require_deposit_approval },
             clock.now(),
           );
+          // Placement copies the pair's payout onto the trade: the new payout applies to trades placed from now on.
+          await setEveryPairPayout(trx, after.payout_pct);
           await writeAudit(trx, {
             actorId: request.user.id,
             action: 'settings.update',
@@ -229,10 +240,10 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
       },
     );
 
-    for (const [path, table] of [
-      ['deposits', 'deposit_requests'],
-      ['withdrawals', 'withdrawal_requests'],
-    ] as const satisfies readonly (readonly [string, RequestTable])[]) {
+    for (const [path, kind] of [
+      ['deposits', 'deposit'],
+      ['withdrawals', 'withdrawal'],
+    ] as const satisfies readonly (readonly [string, PaymentRequestKind])[]) {
       app.get(
         `/api/admin/${path}`,
         {
@@ -244,7 +255,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           },
         },
         async (request) => {
-          const rows = await listRequests(db, table, {
+          const rows = await listRequests(db, kind, {
             limit: request.query.limit ?? ADMIN_REQUESTS_LIMIT_DEFAULT,
             status: request.query.status,
           });
@@ -264,11 +275,12 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           },
         },
         async (request) => {
-          const decided = await decideRequest(deps, table, {
-            id: request.params.id,
-            decision: request.body.action,
-            adminId: request.user.id,
-          });
+          const decided = await decideRequest(
+            deps,
+            kind,
+            { id: request.params.id, decision: request.body.action, adminId: request.user.id },
+            { onDecided: auditDecision },
+          );
           return paymentRequestView(decided);
         },
       );

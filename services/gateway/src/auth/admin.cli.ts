@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createLogger, DomainError, failureText, migrateToLatest, openDatabase } from '@updown/runtime';
 import { loadGatewayConfig } from '../config';
+import { everyMigration } from '../db/every-migration';
 import { createOrPromoteAdmin } from './admin-bootstrap';
 
 const USAGE = `Usage: npm run admin:create -- --email <email> [--password <password>] [--name <name>] [--reset-password]
@@ -46,7 +47,7 @@ async function main(): Promise<number> {
   const logger = createLogger({ level: 'warn', name: 'admin-create' });
   const database = await openDatabase(config, logger, 'updown-admin-create');
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, everyMigration);
     const outcome = await createOrPromoteAdmin(database.db, {
       email,
       password: args.password ?? config.ADMIN_PASSWORD,

@@ -3,9 +3,16 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Kysely } from 'kysely';
-import { DomainError, systemClock, type Clock, type Database, type Logger } from '@updown/runtime';
-import type { GatewayConfig } from '../config';
-import { adminUsersRoutes } from './admin-users.routes';
+import {
+  DomainError,
+  systemClock,
+  type Clock,
+  type ConfigOf,
+  type Database,
+  type Logger,
+  type RuntimeConfig,
+} from '@updown/runtime';
+import type { authConfigSpec } from './auth.config';
 import { isAdminUrl, type AuthUser, type TokenClaims } from './auth.domain';
 import type { AuthContext, TokenSigner } from './auth.context';
 import { createAuthHooks, type AuthHook } from './auth.hooks';
@@ -36,8 +43,9 @@ declare module '@fastify/jwt' {
 export const AUTH_PLUGIN_NAME = 'updown-auth';
 const TOKEN_ISSUER = 'updown';
 
+/** What the plugin reads of the gateway's configuration: the auth variables and two of every process's. */
 export type AuthPluginConfig = Pick<
-  GatewayConfig,
+  ConfigOf<typeof authConfigSpec> & Pick<RuntimeConfig, 'UPDOWN_ENV' | 'DATA_DIR'>,
   | 'UPDOWN_ENV'
   | 'DATA_DIR'
   | 'JWT_SECRET'
@@ -66,7 +74,7 @@ export interface AuthPluginDeps {
  * `startGateway`, before any plugin whose routes use the decorators. It registers `@fastify/jwt`,
  * the decorators `authenticate`, `authenticateOptional` and `requireAdmin` on the root instance
  * (fastify-plugin, so later plugins see them), the guard that puts `requireAdmin` on every
- * `/api/admin/*` route, and the `/api/auth/*`, `/api/2fa/*` and `/api/admin/users` routes.
+ * `/api/admin/*` route, and the `/api/auth/*` and `/api/2fa/*` routes.
  */
 export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
   return fp(
@@ -102,7 +110,6 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
         await scope.register(authRoutes(ctx, hooks, limit));
         await scope.register(twoFactorRoutes(ctx, hooks, limit));
       });
-      await app.register(adminUsersRoutes(ctx));
     },
     { name: AUTH_PLUGIN_NAME, fastify: '5.x' },
   );

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ConfigError, type Logger } from '@updown/runtime';
 import { JWT_SECRET_LENGTH_MIN } from './auth.config';
@@ -33,13 +33,19 @@ export async function resolveJwtSecret(config: SecretConfig, logger: Logger): Pr
   const existing = await readSecret(file);
   if (existing !== undefined) return existing;
   const secret = randomBytes(48).toString('base64url');
+  // Written whole under a private name, then linked into place: `link` fails if the file exists,
+  // so the first process wins and nobody ever sees the key file empty or half written.
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  await writeFile(draft, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   try {
-    // `wx`: if another process created the file in the meantime, use its key rather than ours.
-    await writeFile(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-    await chmod(file, 0o600);
+    await link(draft, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return readRacedSecret(file);
+    const winner = await readSecret(file);
+    if (winner === undefined) throw error;
+    return winner;
+  } finally {
+    await unlink(draft);
   }
   logger.info({ file }, 'generated a JWT signing key for this machine; set JWT_SECRET to choose one');
   return secret;
@@ -58,17 +64,4 @@ async function readSecret(file: string): Promise<string | undefined> {
     throw new ConfigError([`${file} holds no usable JWT key; delete it to generate a new one`]);
   }
   return secret;
-}
-
-/** The file another process is creating: it may be empty for an instant, so look a few times. */
-async function readRacedSecret(file: string): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const secret = await readSecret(file);
-      if (secret !== undefined) return secret;
-    } catch (error) {
-      if (attempt >= 10) throw error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -1,11 +1,12 @@
 import { sql, type Kysely } from 'kysely';
-import { migrationsApplied, type Database, type Logger } from '@updown/runtime';
+import { migrationsApplied, type Database, type Logger, type MigrationSet } from '@updown/runtime';
 import {
   HealthResponse,
   NotReadyResponse,
   ReadinessResponse,
   type ReadinessChecks,
 } from '@updown/schemas/api';
+import { everyMigration } from '../db/every-migration';
 import type { GatewayInstance } from './instance';
 import { errorResponses } from './responses';
 
@@ -35,13 +36,14 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Ready means the database answers and every migration this build knows has been applied: a
- * process started against an old schema must not take traffic. The failure reason in the body is
+ * Ready means the database answers and every migration of the given packages (by default all of
+ * them) has been applied: a process started against an old schema must not take traffic. The failure reason in the body is
  * deliberately coarse; the real error goes to the log.
  */
 export function databaseReadiness(
   db: Kysely<Database>,
   logger: Logger,
+  migrations: readonly MigrationSet[] = everyMigration,
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Readiness {
   return async () => {
@@ -53,7 +55,7 @@ export function databaseReadiness(
       return { ok: false, checks: { database: reason, migrations: 'unknown' } };
     }
     try {
-      const applied = await withTimeout(migrationsApplied(db), timeoutMs);
+      const applied = await withTimeout(migrationsApplied(db, migrations), timeoutMs);
       return applied
         ? { ok: true, checks: { database: true, migrations: true } }
         : { ok: false, checks: { database: true, migrations: 'pending' } };

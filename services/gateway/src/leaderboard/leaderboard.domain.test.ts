@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leaderboardName, utcDay, winRatePct } from './leaderboard.domain';
+import { leaderboardName, utcDay } from './leaderboard.domain';
 
 describe('leaderboard name', () => {
   it('shows the first name and the last name initial', () => {
@@ -11,15 +11,6 @@ describe('leaderboard name', () => {
   it('shows a single name as it is', () => {
     expect(leaderboardName('Cher')).toBe('Cher');
     expect(leaderboardName('   ')).toBe('');
-  });
-});
-
-describe('win rate', () => {
-  it('is wins over total x 100 with one decimal', () => {
-    expect(winRatePct(2, 3)).toBe(66.7);
-    expect(winRatePct(1, 3)).toBe(33.3);
-    expect(winRatePct(3, 3)).toBe(100);
-    expect(winRatePct(0, 0)).toBe(0);
   });
 });
 

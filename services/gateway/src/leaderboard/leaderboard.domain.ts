@@ -1,13 +1,7 @@
-/** Pure rules of the daily leaderboard and of the win-rate figure the admin table shares. */
+/** Pure rules of the daily leaderboard. */
 
 export const LEADERBOARD_SIZE = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Win rate = wins / total trades x 100, 1 decimal (spec §9); 0 with no trades. */
-export function winRatePct(wins: number, total: number): number {
-  if (total <= 0) return 0;
-  return Math.round((wins * 1000) / total) / 10;
-}
 
 /**
  * The public name: first name plus the initial of the last name ("Ann Lee" → "Ann L."), so a

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { walletHarness, type WalletHarness } from '../wallet/testing';
+import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
 
 const DAY_MS = 86_400_000;
 /** Ten in the morning (UTC) of a day after today: the board's clock can only move forward. */
@@ -44,11 +44,11 @@ async function settled(
         payout_pct: 80,
         duration_sec: 60,
         entry_price: 1,
-        entry_ts: at - 61_000,
-        accepted_at: at - 61_000,
-        expiry_ts: at - 1_000,
+        entry_at_ms: at - 61_000,
+        accepted_at_ms: at - 61_000,
+        expiry_at_ms: at - 1_000,
         status: trade.status ?? (trade.pnl > 0 ? 'won' : trade.pnl < 0 ? 'lost' : 'draw'),
-        settled_at: at,
+        settled_at_ms: at,
         pnl_cents: trade.pnl,
       })
       .execute();

@@ -5,8 +5,9 @@ import { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from '@u
 import { centsToDollars } from '../http/money';
 import { findUserRole } from '../auth/users.repository';
 import { errorResponses } from '../http/responses';
-import { LEADERBOARD_SIZE, leaderboardName, utcDay, winRatePct } from './leaderboard.domain';
-import { dailyPosition, dailyTop, type DailyRow } from './leaderboard.repository';
+import { winRatePct } from '../shared/stats.domain';
+import { LEADERBOARD_SIZE, leaderboardName, utcDay } from './leaderboard.domain';
+import { dailyPosition, dailyTop, type DailyRow } from './leaderboard.read-model';
 
 export interface LeaderboardPluginDeps {
   readonly db: Kysely<Database>;

@@ -3,7 +3,7 @@ import { Counter, Gauge, type Registry } from '@updown/runtime';
 /**
  * WebSocket price feed series, created once per registry and shared (prom-client refuses a second
  * metric of one name, and several apps may share the single process's registry). The `pair`
- * label only takes symbols that exist in `market_pairs`: unknown pairs are refused before counting.
+ * label only takes symbols that exist in the pair list: unknown pairs are refused before counting.
  */
 export interface MarketWsMetrics {
   readonly clients: Gauge<'pair'>;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { WebSocket } from 'ws';
+import { listPairs, PAIRS_KNOWN_MAX, recentCandles } from '@updown/price-ingest';
 import { DomainError, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import type { EventOf } from '@updown/schemas';
 import {
@@ -19,8 +20,7 @@ import { WS_CLOSE_GRACE_MS } from '../http/websocket';
 import { AddressLimit } from './address-limit';
 import { MARKET_PLUGIN_DEFAULTS, type MarketPluginOptions } from './market.config';
 import { marketWsMetrics } from './market.metrics';
-import { listPairs, recentCandles } from './market.repository';
-import { PairDirectory, PAIRS_KNOWN_MAX } from './pair-directory';
+import { PairDirectory } from './pair-directory';
 import { TickFanout } from './tick-fanout';
 
 const TICKS_TOPIC = 'market.ticks.v1';

@@ -21,7 +21,7 @@ beforeAll(async () => {
     return {
       pair: 'BTCUSDT',
       timeframe_sec: 60,
-      bucket_start: NEWEST_MINUTE - (STORED_MINUTES - 1 - i) * 60,
+      bucket_start_sec: NEWEST_MINUTE - (STORED_MINUTES - 1 - i) * 60,
       open: price,
       high: price + 5,
       low: price - 5,
@@ -35,7 +35,7 @@ beforeAll(async () => {
     .values({
       pair: 'BTCUSDT',
       timeframe_sec: 300,
-      bucket_start: NEWEST_MINUTE,
+      bucket_start_sec: NEWEST_MINUTE,
       open: 1,
       high: 2,
       low: 0.5,

@@ -80,7 +80,7 @@ function closed(socket: WebSocket): Promise<{ code: number; reason: string }> {
 
 let seq = 0;
 function publishTick(pair: string, price: number) {
-  const payload = { pair, price, ts: clock.now() + seq++ };
+  const payload = { pair, price, atMs: clock.now() + seq++ };
   return bus.publish('market.ticks.v1', pair, createEvent('market.ticks.v1', payload, { producer: 'test' }));
 }
 

@@ -1,9 +1,6 @@
 import type { Kysely } from 'kysely';
+import { listPairSymbols, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
 import type { Clock, Database } from '@updown/runtime';
-import { listPairSymbols } from './market.repository';
-
-/** More pairs than any real platform lists; bounds the cache and the query. */
-export const PAIRS_KNOWN_MAX = 1_000;
 
 /**
  * Which pair symbols exist, cached briefly so that a burst of WebSocket connections or chart

@@ -23,7 +23,8 @@ export interface FanoutClient {
 interface TickLike {
   readonly pair: string;
   readonly price: number;
-  readonly ts: number;
+  /** Unix epoch milliseconds; the WebSocket message names it `ts`. */
+  readonly atMs: number;
 }
 
 /**
@@ -73,7 +74,7 @@ export class TickFanout {
   broadcast(tick: TickLike): void {
     const clients = this.byPair.get(tick.pair);
     if (!clients) return;
-    const data = Buffer.from(JSON.stringify({ pair: tick.pair, price: tick.price, ts: tick.ts }));
+    const data = Buffer.from(JSON.stringify({ pair: tick.pair, price: tick.price, ts: tick.atMs }));
     const now = this.clock.now();
     let sent = 0;
     for (const client of clients) {

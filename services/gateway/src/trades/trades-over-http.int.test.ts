@@ -23,7 +23,7 @@ import { createTradesPlugin, type EvidenceLoader } from './trades.routes';
 
 const TOKEN = 'a-service-token-for-tests-only-0123456789';
 const silent = createLogger({ level: 'silent', name: 'test' });
-const prices = new Map<string, { price: number; ts: number }>();
+const prices = new Map<string, { price: number; atMs: number }>();
 const priceSource: PriceSource = { get: (pair) => prices.get(pair) };
 const loadEvidence: EvidenceLoader = async () => ({
   entry_tick: null,
@@ -104,7 +104,7 @@ function place(app: AuthTestApp, headers: Record<string, string>, body: Record<s
 
 describe('placement through the order service over HTTP', () => {
   it('places, holds the stake and answers a retry with the same key from the first trade', async () => {
-    prices.set('BTCUSDT', { price: 97_123.25, ts: Date.now() });
+    prices.set('BTCUSDT', { price: 97_123.25, atMs: Date.now() });
     const me = await traderToken(gateway);
     const first = await place(gateway, { ...me.headers, 'idempotency-key': 'seam-1' }, { amount: 12.34 });
     expect(first.statusCode, first.body).toBe(201);
@@ -133,7 +133,7 @@ describe('placement through the order service over HTTP', () => {
   ])(
     'refuses %j with the same status and text as in one process, and changes nothing',
     async (body, status, detail) => {
-      prices.set('BTCUSDT', { price: 97_000, ts: Date.now() });
+      prices.set('BTCUSDT', { price: 97_000, atMs: Date.now() });
       const me = await traderToken(gateway);
       const before = await counts();
       const res = await place(gateway, me.headers, body);
@@ -147,7 +147,7 @@ describe('placement through the order service over HTTP', () => {
     ['a gateway with the wrong service token', () => wrongToken],
     ['an order service that cannot be reached', () => unreachable],
   ])('answers 503 ORDER_UNAVAILABLE for %s, and writes nothing', async (_name, app) => {
-    prices.set('BTCUSDT', { price: 97_000, ts: Date.now() });
+    prices.set('BTCUSDT', { price: 97_000, atMs: Date.now() });
     const me = await traderToken(app());
     const before = await counts();
     const res = await place(app(), me.headers);

@@ -18,7 +18,7 @@ import { createTradesPlugin, type EvidenceLoader } from './trades.routes';
 let database: TestDatabase;
 let harness: AuthTestApp;
 const registry = createMetricsRegistry();
-const prices = new Map<string, { price: number; ts: number }>();
+const prices = new Map<string, { price: number; atMs: number }>();
 const priceSource: PriceSource = { get: (pair) => prices.get(pair) };
 const loadEvidence: EvidenceLoader = async () => ({
   entry_tick: null,
@@ -77,8 +77,8 @@ beforeAll(async () => {
   harness = await authTestApp(database.db, {
     plugins: [createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence })],
   });
-  prices.set('BTCUSDT', { price: 97_000.5, ts: harness.clock.now() });
-  prices.set('EURUSD', { price: 1.16012, ts: harness.clock.now() });
+  prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.now() });
+  prices.set('EURUSD', { price: 1.16012, atMs: harness.clock.now() });
 });
 afterAll(async () => {
   await harness.close();
@@ -153,7 +153,7 @@ describe('POST /api/trades/place', () => {
 
   it('refuses a pair whose latest price is older than 5 s', async () => {
     const me = await trader();
-    prices.set('GBPUSD', { price: 1.315, ts: harness.clock.now() - 5_001 });
+    prices.set('GBPUSD', { price: 1.315, atMs: harness.clock.now() - 5_001 });
     const res = await place(me, { pair: 'GBPUSD' });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe('No fresh price for GBPUSD; please try again in a moment');
@@ -166,7 +166,7 @@ describe('POST /api/trades/place', () => {
       .set({ active: false })
       .where('symbol', '=', 'ETHUSD')
       .execute();
-    prices.set('ETHUSD', { price: 3_100, ts: harness.clock.now() });
+    prices.set('ETHUSD', { price: 3_100, atMs: harness.clock.now() });
     const res = await place(me, { pair: 'ETHUSD' });
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBe('ETHUSD is not available for trading right now');
@@ -235,7 +235,7 @@ describe('GET /api/trades/active and /api/trades/history', () => {
     const me = await trader();
     const first = (await place(me, { duration: 60 })).json();
     harness.clock.advance(1_000);
-    prices.set('BTCUSDT', { price: 97_001, ts: harness.clock.now() });
+    prices.set('BTCUSDT', { price: 97_001, atMs: harness.clock.now() });
     const second = (await place(me, { duration: 300, direction: 'DOWN' })).json();
 
     const active = await harness.app.inject({ url: '/api/trades/active', headers: bearer(me.token) });
@@ -267,7 +267,7 @@ describe('GET /api/trades/active and /api/trades/history', () => {
     expect(history.json().map((t: { id: string }) => t.id)).toEqual([second.id]);
     const all = await harness.app.inject({ url: '/api/trades/history', headers: bearer(me.token) });
     expect(all.json().map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
-    prices.set('BTCUSDT', { price: 97_000.5, ts: harness.clock.now() });
+    prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.now() });
   });
 
   it('caps the history limit and shows one trader nothing of another', async () => {

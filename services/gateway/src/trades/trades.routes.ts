@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import type { OrderPort } from '@updown/order';
+import { findTrade, listActiveTrades, listTradeHistory, type OrderPort } from '@updown/order';
 import {
   ActiveTradeList,
   IdempotencyHeaders,
@@ -14,9 +14,9 @@ import {
 } from '@updown/schemas/api';
 import { dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
-import { listActiveTrades, listTradeHistory, findTrade } from './trades.repository';
 import { activeTradeView, tradeView } from './trades.view';
 
+/** A tick as the evidence API shows it (`ts`: Unix epoch milliseconds). */
 export interface TickRef {
   readonly id: number | null;
   readonly ts: number;
@@ -48,8 +48,8 @@ class TradeNotFound extends DomainError {
 }
 
 /**
- * `/api/trades/*`. Placement is forwarded to the order service through `OrderPort`; the reads go
- * straight to the trades table. Dollars become cents here and nowhere else.
+ * `/api/trades/*`. Placement is forwarded to the order service through `OrderPort`; the reads are
+ * the order service's trade queries. Dollars become cents here and nowhere else.
  */
 export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTypebox {
   return async (app) => {

@@ -1,8 +1,5 @@
-import type { Selectable } from 'kysely';
-import type { Database } from '@updown/runtime';
+import type { TradeRow } from '@updown/order';
 import { centsToDollars } from '../http/money';
-
-type TradeRow = Selectable<Database['trades']>;
 
 /** Expiry in Unix seconds, rounded up so a countdown never reaches zero before the trade expires. */
 export function expirySeconds(expiryMs: number): number {
@@ -21,7 +18,7 @@ export function tradeView(row: TradeRow) {
     status: row.status,
     pnl: row.pnl_cents === null ? null : centsToDollars(row.pnl_cents),
     created_at: row.created_at.toISOString(),
-    expiry_ts: expirySeconds(row.expiry_ts),
+    expiry_ts: expirySeconds(row.expiry_at_ms),
     account_type: row.account_type,
     duration: row.duration_sec,
   };
@@ -34,7 +31,7 @@ export function activeTradeView(row: TradeRow) {
     direction: row.direction,
     amount: centsToDollars(row.amount_cents),
     entry_price: row.entry_price,
-    expiry_ts: expirySeconds(row.expiry_ts),
+    expiry_ts: expirySeconds(row.expiry_at_ms),
     status: 'pending' as const,
     payout_pct: row.payout_pct,
     account_type: row.account_type,

@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { userAccountCode, verifyLedger } from '@updown/wallet';
-import { walletHarness, type WalletHarness } from './testing';
-import { lockUser } from './wallet.repository';
+import { lockWallets, userAccountCode, verifyLedger } from '@updown/wallet';
+import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
 
 /**
  * The locks wallet commands take, checked one step at a time with `nowait` probes: a probe that
@@ -24,8 +23,6 @@ afterAll(async () => {
   await database.drop();
 });
 
-const LOCK_NOT_AVAILABLE = '55P03';
-
 async function someoneWaitsForALock(): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -39,21 +36,21 @@ async function someoneWaitsForALock(): Promise<void> {
 }
 
 describe('wallet command locks', () => {
-  it('hold the user row against other wallet commands only, not against foreign-key checks', async () => {
+  it('hold the user’s wallet against other wallet commands only, not against foreign-key checks', async () => {
     const me = await h.user();
     await database.db.transaction().execute(async (trx) => {
-      expect(await lockUser(trx, me.id)).toBe(true);
+      await lockWallets(trx, [me.id]);
       // What PostgreSQL does for a trade row of this user that a settlement or a placement writes.
       await database.db
         .transaction()
         .execute((other) => sql`select 1 from users where id = ${me.id} for key share nowait`.execute(other));
-      await expect(
-        database.db
-          .transaction()
-          .execute((other) =>
-            sql`select 1 from users where id = ${me.id} for no key update nowait`.execute(other),
-          ),
-      ).rejects.toMatchObject({ code: LOCK_NOT_AVAILABLE });
+      // Another wallet command of the same user would wait.
+      const other = await database.db.transaction().execute((other) =>
+        sql<{
+          got: boolean;
+        }>`select pg_try_advisory_xact_lock(hashtextextended(${`wallet:${me.id}`}, 0)) as got`.execute(other),
+      );
+      expect(other.rows[0]!.got).toBe(false);
     });
   });
 

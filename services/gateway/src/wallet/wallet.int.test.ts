@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { getUserBalances, transfer, verifyLedger } from '@updown/wallet';
+import { getUserBalances, startBonusExpiry, transfer, verifyLedger } from '@updown/wallet';
 import { memoryLogger } from '../testing/test-app';
-import { startBonusExpiry } from './bonus-expiry';
-import { walletHarness, type WalletHarness } from './testing';
+import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
 
 const DAY_MS = 86_400_000;
 let database: TestDatabase;
@@ -157,7 +156,10 @@ describe('deposits', () => {
 
   it('answers 402 and writes nothing when the provider declines', async () => {
     const declining = await walletHarness(database, {
-      payments: { charge: async () => ({ status: 'failed', providerRef: 'x' }) },
+      payments: {
+        charge: async () => ({ status: 'failed', providerRef: 'x' }),
+        status: async () => ({ status: 'failed', providerRef: 'x' }),
+      },
     });
     try {
       const me = await declining.user();

@@ -1,7 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Clock, Database } from '@updown/runtime';
-import { listUserTransactions } from '@updown/wallet';
+import {
+  cancelBonus,
+  checkPaymentAmount,
+  deposit,
+  listUserTransactions,
+  loadWallet,
+  mockPaymentProvider,
+  requestWithdrawal,
+  type CommandOutcome,
+  type PaymentProvider,
+  type WalletDeps,
+} from '@updown/wallet';
 import {
   DepositBody,
   DepositIdempotencyHeaders,
@@ -15,17 +26,8 @@ import {
 } from '@updown/schemas/api';
 import { centsToDollars, dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
-import { mockPaymentProvider, type PaymentProvider } from './payment-provider';
-import { checkPaymentAmount } from './wallet.domain';
-import {
-  cancelBonus,
-  deposit,
-  loadWallet,
-  requestWithdrawal,
-  type CommandOutcome,
-  type WalletDeps,
-} from './wallet.handler';
-import { paymentRequestView, walletView } from './wallet.view';
+import { paymentRequestView } from '../shared/payment-request.view';
+import { walletView } from './wallet.view';
 
 export interface WalletPluginDeps {
   readonly db: Kysely<Database>;

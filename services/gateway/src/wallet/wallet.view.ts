@@ -1,8 +1,6 @@
-import type { UserBalances } from '@updown/wallet';
-import type { PaymentRequest, WalletResponse } from '@updown/schemas/api';
+import { bonusDaysRemaining, bonusMaxStakeCents, type BonusRow, type UserBalances } from '@updown/wallet';
+import type { WalletResponse } from '@updown/schemas/api';
 import { centsToDollars } from '../http/money';
-import { bonusDaysRemaining, bonusMaxStakeCents } from './bonus.domain';
-import type { BonusRow, PaymentRequestRow } from './wallet.repository';
 
 /** The wallet as the API shows it: dollars, and the bonus card's figures computed on the clock. */
 export function walletView(
@@ -23,16 +21,5 @@ export function walletView(
     bonus_amount: centsToDollars(bonus?.amount_cents ?? 0),
     bonus_days_remaining: active ? bonusDaysRemaining(bonus.expires_at.getTime(), nowMs) : 0,
     bonus_max_stake: active ? centsToDollars(bonusMaxStakeCents(bonus.amount_cents)) : 0,
-  };
-}
-
-export function paymentRequestView(row: PaymentRequestRow): PaymentRequest {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    amount: centsToDollars(row.amount_cents),
-    account_type: row.account_type,
-    status: row.status,
-    created_at: row.created_at.toISOString(),
   };
 }

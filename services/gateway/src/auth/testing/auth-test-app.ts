@@ -8,6 +8,7 @@ import type { GatewayInstance } from '../../http/instance';
 import { memoryLogger } from '../../testing/test-app';
 import { GOOGLE_JWKS_DEFAULT } from '../auth.config';
 import { createAuthPlugin, type AuthPluginConfig } from '../auth.plugin';
+import { setRole } from '../users.repository';
 
 export const TEST_JWT_SECRET = randomBytes(48).toString('base64url');
 
@@ -101,6 +102,14 @@ export async function login(app: GatewayInstance, email: string, password: strin
 }
 
 /** The current code of `secret` on the test clock. */
+/** Registers an account, makes it an admin before it logs in (so its token says so), and logs it in. */
+export async function adminToken(app: GatewayInstance, db: Kysely<Database>): Promise<string> {
+  const account = newAccount('admin');
+  const { id } = await register(app, account);
+  await setRole(db, id, 'admin', new Date());
+  return (await login(app, account.email, account.password)).access_token;
+}
+
 export function totp(secret: string, clock: ManualClock): Promise<string> {
   return generate({ secret, epoch: Math.floor(clock.now() / 1000) });
 }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../app';
+import type { GatewayInstance } from '../http/instance';
 import { DocumentRequests, type DocumentRequest } from '../testing/document-requests';
 import { buildDocumentedApp } from './api-document';
-import type { GatewayInstance } from './instance';
 
 /**
  * The OpenAPI document states the server's rules: it is a valid OpenAPI 3.0 document (checked by

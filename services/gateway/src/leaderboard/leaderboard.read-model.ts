@@ -1,6 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@updown/runtime';
 
+/**
+ * Read model of the daily leaderboard: it reads the order service's `trades` and the gateway's
+ * `users` in one statement per request (rank the day's trades, then name the ranked users), where
+ * the owners' functions would take a round trip each on a public, often-polled page. Read-only:
+ * nothing here writes or locks. Listed in the gateway README with the tables it reads.
+ */
+
 export interface DailyRow {
   readonly rank: number;
   readonly user_id: string;
@@ -13,7 +20,7 @@ export interface DailyRow {
 /**
  * The day's settled real trades per user, ranked in one statement: P/L descending, then more
  * trades, then user id, so equal P/L always ranks the same way. Void trades (no price, stake
- * refunded) are not trades here. `trades_settled_at` serves the day's range.
+ * refunded) are not trades here. `trades_settled_at_ms` serves the day's range.
  */
 function ranked(day: { startMs: number; endMs: number }) {
   return sql`
@@ -22,7 +29,7 @@ function ranked(day: { startMs: number; endMs: number }) {
            count(*) filter (where t.status = 'won') as wins
     from trades t
     where t.status in ('won', 'lost', 'draw') and t.account_type = 'real'
-      and t.settled_at >= ${day.startMs} and t.settled_at < ${day.endMs}
+      and t.settled_at_ms >= ${day.startMs} and t.settled_at_ms < ${day.endMs}
     group by t.user_id`;
 }
 

@@ -12,8 +12,8 @@ import {
   type AuthTestApp,
 } from '../auth/testing/auth-test-app';
 import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
-import type { PaymentProvider } from './payment-provider';
-import { createWalletPlugin } from './wallet.routes';
+import type { PaymentProvider } from '@updown/wallet';
+import { createWalletPlugin } from '../wallet/wallet.routes';
 
 /** The gateway with auth, wallet, admin and leaderboard over a test database, on one manual clock. */
 export interface WalletHarness {

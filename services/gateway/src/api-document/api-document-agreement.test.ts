@@ -10,9 +10,10 @@ import {
   type JsonSchema,
 } from '@updown/schemas/testing';
 import { registeredRoutes } from '../app';
+import type { GatewayInstance } from '../http/instance';
 import { DocumentRequests, type DocumentedInputs } from '../testing/document-requests';
-import { buildDocumentedApp, offlineDb } from './api-document';
-import type { GatewayInstance } from './instance';
+import { offlineDb } from '@updown/runtime';
+import { buildDocumentedApp } from './api-document';
 
 /**
  * For every operation that takes input, the OpenAPI document and the server's schema stage give
@@ -72,7 +73,10 @@ function observeSchemaStage(instance: GatewayInstance): void {
 
 beforeAll(async () => {
   // Every user id reads back as an admin's, so `requireAdmin` lets the admin routes through.
-  app = await buildDocumentedApp({ db: offlineDb([{ role: 'admin' }]), beforeReady: observeSchemaStage });
+  app = await buildDocumentedApp({
+    db: offlineDb({ rows: [{ role: 'admin' }] }),
+    beforeReady: observeSchemaStage,
+  });
   // Read directly: the hooks above answer every request, `/docs/json` included, with a 204.
   documents = await DocumentRequests.of(JSON.parse(JSON.stringify(app.swagger())) as object);
   const jwt = (app as unknown as { jwt: { sign(claims: object): string } }).jwt;

@@ -1,0 +1,66 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { NullableTimestamp, Timestamp } from '@updown/runtime';
+
+/**
+ * The gateway's tables: accounts, refresh tokens, failed sign-ins and the admin audit trail. Their
+ * migrations in `./migrations` are the source of truth; these interfaces mirror them for kysely and
+ * add them to the runtime's `Database` (declaration merging), so every package's queries see them.
+ */
+
+export interface UsersTable {
+  id: string;
+  /** Normalised: trimmed and lower case (the database checks it). */
+  email: string;
+  name: string;
+  role: ColumnType<'user' | 'admin', 'user' | 'admin' | undefined, 'user' | 'admin'>;
+  password_hash: string;
+  google_sub: string | null;
+  twofa_enabled: Generated<boolean>;
+  twofa_secret: string | null;
+  twofa_pending_secret: string | null;
+  /** The last TOTP time step accepted, so a code is never accepted twice. */
+  twofa_last_step: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RefreshTokensTable {
+  id: string;
+  user_id: string;
+  family_id: string;
+  parent_id: string | null;
+  /** SHA-256 of the opaque token, hex; the token itself is never stored. */
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  rotated_at: NullableTimestamp;
+  revoked_at: NullableTimestamp;
+  revoked_reason: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  /** Normalised email for password attempts, user id for two-factor codes. */
+  subject: string;
+  kind: 'password' | 'totp';
+  occurred_at: Timestamp;
+}
+
+export interface AdminAuditTable {
+  id: Generated<number>;
+  actor_id: string;
+  action: string;
+  target: string;
+  before: ColumnType<unknown, string | null | undefined, string | null>;
+  after: ColumnType<unknown, string | null | undefined, string | null>;
+  at: Timestamp;
+}
+
+declare module '@updown/runtime' {
+  interface Database {
+    users: UsersTable;
+    refresh_tokens: RefreshTokensTable;
+    login_failures: LoginFailuresTable;
+    admin_audit: AdminAuditTable;
+  }
+}

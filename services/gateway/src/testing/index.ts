@@ -1,0 +1,6 @@
+export { fakeConsoleDir, memoryLogger } from './test-app';
+export { createAccount } from '../auth/accounts.handler';
+export { DEFAULT_SCRYPT } from '../auth/password';
+export { insertRefreshToken } from '../auth/sessions.repository';
+export { hashRefreshToken, newRefreshToken } from '../auth/tokens';
+export { setPasswordHash, setRole } from '../auth/users.repository';
