@@ -12,7 +12,12 @@ import {
   type TestDatabase,
 } from '@updown/runtime/testing';
 import { verifyLedger } from '@updown/wallet';
-import { mokapiDocument, startServiceProcess, type ServiceProcess } from './testing/service-process';
+import {
+  mokapiDocument,
+  SERVICE_SCRIPTS,
+  startServiceProcess,
+  type ServiceProcess,
+} from './testing/service-process';
 
 /**
  * The distributed deployment on one machine: price-ingest, two settlement instances in one
@@ -68,16 +73,11 @@ function describeDistributed(name: string, enabled: boolean, startBroker: () => 
       return service;
     };
     const settlement = (label: string) =>
-      start(
-        label,
-        'services/settlement/src/main.ts',
-        { SETTLEMENT_PORT: '0' },
-        'operations endpoints listening',
-      );
+      start(label, SERVICE_SCRIPTS.settlement, { SETTLEMENT_PORT: '0' }, 'operations endpoints listening');
     const gateway = (label: string, orderUrl: string) =>
       start(
         label,
-        'services/gateway/src/main.ts',
+        SERVICE_SCRIPTS.gateway,
         { PORT: '0', ORDER_URL: orderUrl, CONSOLE_DIR: '/nonexistent-console' },
         'gateway listening',
       );
@@ -110,19 +110,14 @@ function describeDistributed(name: string, enabled: boolean, startBroker: () => 
         // price-ingest first: it backfills history and starts the ticks everyone else consumes.
         const priceIngest = start(
           'price-ingest',
-          'services/price-ingest/src/main.ts',
+          SERVICE_SCRIPTS['price-ingest'],
           { PRICE_INGEST_PORT: '0' },
           'operations endpoints listening',
         );
         await priceIngest.address;
         const settlementA = settlement('settlement-a');
         const settlementB = settlement('settlement-b');
-        const order = start(
-          'order',
-          'services/order/src/main.ts',
-          { ORDER_PORT: '0' },
-          'order service listening',
-        );
+        const order = start('order', SERVICE_SCRIPTS.order, { ORDER_PORT: '0' }, 'order service listening');
         const orderUrl = await order.address;
         const [gatewayA, gatewayB] = [gateway('gateway-a', orderUrl), gateway('gateway-b', orderUrl)];
         const [urlA, urlB] = await Promise.all([gatewayA.address, gatewayB.address]);
@@ -197,10 +192,10 @@ function describeDistributed(name: string, enabled: boolean, startBroker: () => 
         expect(trades).toHaveLength(placed.length);
         for (const trade of trades) {
           expect(['won', 'lost', 'draw']).toContain(trade.status);
-          // The exit is the stored tick with the greatest ts at or before the expiry.
+          // The exit is the stored tick with the greatest at_ms at or before the expiry.
           const { rows } = await sql<{ price: number }>`
-          select price from market_ticks where pair = ${trade.pair} and ts <= ${trade.expiry_ts}
-          order by ts desc limit 1`.execute(database.db);
+          select price from market_ticks where pair = ${trade.pair} and at_ms <= ${trade.expiry_at_ms}
+          order by at_ms desc limit 1`.execute(database.db);
           expect(trade.exit_price, trade.id).toBe(rows[0]!.price);
         }
 

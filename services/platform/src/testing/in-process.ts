@@ -1,16 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
-import { createLogger, type Clock, type Logger } from '@updown/runtime';
+import { latestTickAtMs } from '@updown/price-ingest';
+import { createLogger, systemClock, type Clock, type Logger, type OffsetClock } from '@updown/runtime';
 import { createTestDatabase } from '@updown/runtime/testing';
 import { loadPlatformConfig } from '../config';
 import { startPlatform, type RunningPlatform } from '../platform';
-
-/** A tick is stored within a second of being due; this bounds the wait on a busy machine. */
-const TICK_WAIT_MS_MAX = 15_000;
-const POLL_MS = 25;
+import { testPlatformEnv } from './test-env';
+import { EXIT_TICK_BEFORE_EXPIRY_MS, PAST_EXPIRY_MS, TICK_POLL_MS, TICK_WAIT_MS_MAX } from './timing';
 
 export interface InProcessPlatform {
   readonly platform: RunningPlatform;
@@ -23,10 +17,13 @@ export interface InProcessPlatform {
 }
 
 export interface InProcessOptions {
-  readonly clock: Clock;
   /** Names the temporary directory and the default logger. */
   readonly name: string;
-  /** Configuration variables added to, or replacing, the defaults below. */
+  /** Defaults to the system clock. */
+  readonly clock?: Clock;
+  /** The admin account created at start (e.g. `TEST_ADMIN`); none by default. */
+  readonly admin?: { readonly email: string; readonly password: string };
+  /** Configuration variables added to, or replacing, the defaults of `testPlatformEnv`. */
   readonly env?: Readonly<Record<string, string>>;
   /** Defaults to one that logs errors only. */
   readonly logger?: Logger;
@@ -36,33 +33,23 @@ export interface InProcessOptions {
  * The whole platform in this process, as `npm start` runs it (in-memory bus, OTC feed, order,
  * settlement, gateway), on a fresh migrated database cloned from the test template, listening on
  * 127.0.0.1 on a free port, with a random JWT secret and no console build (the placeholder page is
- * served unless `env` names a `CONSOLE_DIR`). The test harnesses of the browser journeys, the race
- * scenarios and the security suites start it through here.
+ * served unless `env` names a `CONSOLE_DIR`). Every test that needs the running platform in its
+ * own process starts it through here; `startPlatformProcess` runs it as a child instead.
  */
 export async function startInProcessPlatform(options: InProcessOptions): Promise<InProcessPlatform> {
-  const [database, dataDir] = await Promise.all([
+  const [database, setup] = await Promise.all([
     createTestDatabase(),
-    mkdtemp(path.join(os.tmpdir(), `updown-${options.name}-`)),
+    testPlatformEnv({ name: options.name, port: 0, admin: options.admin, env: options.env }),
   ]);
   const cleanUp = async () => {
     await database.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await setup.cleanUp();
   };
-  const jwtSecret = options.env?.JWT_SECRET ?? randomBytes(48).toString('base64url');
   let platform: RunningPlatform;
   try {
-    const config = loadPlatformConfig({
-      UPDOWN_ENV: 'test',
-      DATABASE_URL: database.url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      CONSOLE_DIR: path.join(dataDir, 'no-console'),
-      DATA_DIR: dataDir,
-      JWT_SECRET: jwtSecret,
-      ...options.env,
-    });
+    const config = loadPlatformConfig({ DATABASE_URL: database.url, ...setup.env });
     platform = await startPlatform(config, {
-      clock: options.clock,
+      clock: options.clock ?? systemClock,
       logger: options.logger ?? createLogger({ level: 'error', name: `updown-${options.name}` }),
     });
   } catch (error) {
@@ -72,7 +59,7 @@ export async function startInProcessPlatform(options: InProcessOptions): Promise
   return {
     platform,
     baseUrl: `http://127.0.0.1:${platform.gateway.port}`,
-    jwtSecret,
+    jwtSecret: setup.jwtSecret,
     async stop() {
       try {
         await platform.stop();
@@ -84,16 +71,37 @@ export async function startInProcessPlatform(options: InProcessOptions): Promise
 }
 
 /** Resolves once a tick of `pair` stamped at or after `ts` is stored. */
-export async function waitForStoredTick(platform: RunningPlatform, pair: string, ts: number): Promise<void> {
+export async function waitForStoredTick(
+  platform: RunningPlatform,
+  pair: string,
+  atMs: number,
+): Promise<void> {
   const deadline = Date.now() + TICK_WAIT_MS_MAX;
   for (;;) {
-    const { rows } = await sql<{ latest: number | null }>`
-      select max(ts) as latest from market_ticks where pair = ${pair}`.execute(platform.database.db);
-    const latest = rows[0]?.latest;
-    if (latest !== null && latest !== undefined && Number(latest) >= ts) return;
+    const latest = (await latestTickAtMs(platform.database.db, [pair])).get(pair);
+    if (latest !== undefined && Number(latest) >= atMs) return;
     if (Date.now() > deadline) {
-      throw new Error(`no ${pair} tick at or after ${new Date(ts).toISOString()} was stored`);
+      throw new Error(`no ${pair} tick at or after ${new Date(atMs).toISOString()} was stored`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, TICK_POLL_MS));
   }
+}
+
+/**
+ * The first half of a jump over an expiry: moves `clock` to just short of `expiryMs` and waits
+ * until the feed has stored a tick of `pair` there, the tick the trades expiring then settle on.
+ */
+export async function jumpToExitTick(
+  platform: RunningPlatform,
+  clock: OffsetClock,
+  pair: string,
+  expiryMs: number,
+): Promise<void> {
+  clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
+  await waitForStoredTick(platform, pair, clock.now());
+}
+
+/** The second half: moves `clock` just past `expiryMs`; the feed's next tick makes the trades due. */
+export function jumpPastExpiry(clock: OffsetClock, expiryMs: number): void {
+  clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.now()));
 }

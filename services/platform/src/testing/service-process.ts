@@ -4,6 +4,16 @@ import { buildAsyncApiDocument, eventTopics } from '@updown/schemas';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../../..');
 
+export type ServiceName = 'price-ingest' | 'settlement' | 'order' | 'gateway';
+
+/** Each service's entry point, as `npm run start:<service>` runs it. */
+export const SERVICE_SCRIPTS: Readonly<Record<ServiceName, string>> = Object.freeze({
+  'price-ingest': 'services/price-ingest/src/main.ts',
+  settlement: 'services/settlement/src/main.ts',
+  order: 'services/order/src/main.ts',
+  gateway: 'services/gateway/src/main.ts',
+});
+
 /** Output kept per process for diagnosing a failure; older lines are dropped. */
 const OUTPUT_CHARS_MAX = 200_000;
 
@@ -21,15 +31,17 @@ export interface ServiceProcess {
 
 /**
  * Runs one service's entry point as its own Node process, the way `npm run start:<service>` does,
- * and resolves `address` from the JSON log line whose message is `readyMessage`.
+ * and resolves `address` from the JSON log line whose message is `readyMessage`. `nodeArgs` go to
+ * node before the script (e.g. `--cpu-prof`).
  */
 export function startServiceProcess(
   name: string,
   script: string,
   env: Record<string, string>,
   readyMessage: string,
+  options: { readonly nodeArgs?: readonly string[] } = {},
 ): ServiceProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,2 @@
+export { startPlatform, type PlatformOptions, type RunningPlatform } from './platform';
+export { loadPlatformConfig, platformConfigSpec, type PlatformConfig } from './config';

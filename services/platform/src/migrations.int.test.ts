@@ -1,0 +1,55 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIGRATION_OWNERS, migrateToLatest, migrationsApplied } from '@updown/runtime';
+import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { allMigrations } from './migrations';
+
+/** The parts split off migrations that used to create tables of several owners. */
+const SPLIT_OFF = ['0030a_platform_settings', '0030b_bonuses', '0040a_admin_audit'];
+
+describe('every package migration', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database.drop();
+  });
+
+  const names = allMigrations.flatMap((set) => Object.keys(set.migrations)).sort();
+  const history = async () =>
+    (
+      await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db)
+    ).rows.map((r) => r.name);
+  const catalog = async () =>
+    (
+      await sql<{ item: string }>`
+        select table_name || '.' || column_name || ' ' || data_type || ' ' || coalesce(column_default, '') as item
+          from information_schema.columns where table_schema = 'public'
+        union all select indexdef from pg_indexes where schemaname = 'public'
+        union all select conname || ' ' || pg_get_constraintdef(oid) from pg_constraint
+          where connamespace = 'public'::regnamespace
+        order by 1`.execute(database.db)
+    ).rows.map((r) => r.item);
+
+  it('names each owner once', () => {
+    expect(allMigrations.map((set) => set.owner).sort()).toEqual([...MIGRATION_OWNERS].sort());
+  });
+
+  it('are all applied to the template every test database is cloned from, and only once', async () => {
+    expect(await migrationsApplied(database.db, allMigrations)).toBe(true);
+    expect(await history()).toEqual(names);
+    expect(await migrateToLatest(database.db, allMigrations)).toEqual([]);
+  });
+
+  it('upgrade a database migrated before the split by applying only the split-off parts, which change nothing', async () => {
+    const before = await catalog();
+    const settings = await sql`select * from platform_settings`.execute(database.db);
+    await sql`delete from kysely_migration where name in (${sql.join(SPLIT_OFF)})`.execute(database.db);
+    expect(await migrationsApplied(database.db, allMigrations)).toBe(false);
+    expect((await migrateToLatest(database.db, allMigrations)).sort()).toEqual([...SPLIT_OFF].sort());
+    expect(await catalog()).toEqual(before);
+    expect((await sql`select * from platform_settings`.execute(database.db)).rows).toEqual(settings.rows);
+    expect(await history()).toEqual(names);
+  });
+});
