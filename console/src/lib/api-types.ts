@@ -1073,81 +1073,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/admin/users': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** List users */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-          offset?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description List users */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['AdminUserList'];
-          };
-        };
-        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorResponse'];
-          };
-        };
-        /** @description No valid credential: a missing, expired or wrong token */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorResponse'];
-          };
-        };
-        /** @description Signed in, but this account may not do this */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorResponse'];
-          };
-        };
-        /** @description Server error; `detail` never shows internals */
-        '5XX': {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorResponse'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/market/pairs': {
     parameters: {
       query?: never;
@@ -1978,6 +1903,81 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List users */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description List users */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AdminUserList'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3000,13 +3000,16 @@ export interface components {
       direction: components['schemas']['Direction'];
       amount: number;
       entry_price: number;
-      /** @description Expiry, Unix seconds */
+      /** @description Expiry, Unix epoch seconds (rounded up) */
       expiry_ts: number;
       /** @enum {string} */
       status: 'pending';
       payout_pct: number;
       account_type: components['schemas']['AccountType'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the trade was placed, ISO 8601
+       */
       created_at: string;
     };
     /** ActiveTradeList */
@@ -3019,7 +3022,10 @@ export interface components {
       email: string;
       role: components['schemas']['UserRole'];
       twofa_enabled: boolean;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the user registered, ISO 8601
+       */
       created_at: string;
       stats?: components['schemas']['AdminUserStats'];
     };
@@ -3043,7 +3049,7 @@ export interface components {
     BonusStatus: 'active' | 'completed' | 'forfeited' | 'expired';
     /** Candle */
     Candle: {
-      /** @description Start of the candle (Unix seconds) */
+      /** @description Start of the candle, Unix epoch seconds */
       time: number;
       open: number;
       high: number;
@@ -3154,7 +3160,10 @@ export interface components {
       amount: number;
       account_type: components['schemas']['WalletAccountType'];
       status: components['schemas']['PaymentRequestStatus'];
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the request was made, ISO 8601
+       */
       created_at: string;
     };
     /** PaymentRequestList */
@@ -3212,7 +3221,7 @@ export interface components {
     /** TickRef */
     TickRef: {
       id: number | null;
-      /** @description Unix ms */
+      /** @description When the price was observed, Unix epoch milliseconds */
       ts: number;
       price: number;
     };
@@ -3237,12 +3246,15 @@ export interface components {
       status: 'pending' | 'won' | 'lost' | 'draw' | 'void';
       /** @description Profit or loss in dollars; null while pending */
       pnl: number | null;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the trade was placed, ISO 8601
+       */
       created_at: string;
-      /** @description Expiry, Unix seconds */
+      /** @description Expiry, Unix epoch seconds (rounded up) */
       expiry_ts: number;
       account_type: components['schemas']['AccountType'];
-      /** @description Seconds */
+      /** @description Length of the trade, seconds */
       duration: number;
     };
     /** TradeEvidence */
@@ -3297,7 +3309,10 @@ export interface components {
       bonus_turnover_progress: number;
       /** @description Turnover needed to complete the bonus (35 x bonus) (dollars, 2 decimals) */
       bonus_turnover_required: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the bonus expires, ISO 8601; null without a bonus
+       */
       bonus_expires_at: string | null;
       first_deposit_bonus_used: boolean;
       /** @description The bonus credited (dollars, 2 decimals) */
@@ -3322,7 +3337,10 @@ export interface components {
       bonus_turnover_progress: number;
       /** @description Turnover needed to complete the bonus (35 x bonus) (dollars, 2 decimals) */
       bonus_turnover_required: number;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the bonus expires, ISO 8601; null without a bonus
+       */
       bonus_expires_at: string | null;
       first_deposit_bonus_used: boolean;
       /** @description The bonus credited (dollars, 2 decimals) */
@@ -3346,7 +3364,10 @@ export interface components {
       balance_after: number;
       /** @description real, bonus or demo */
       account_type: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the movement was posted, ISO 8601
+       */
       created_at: string;
     };
     /** WalletTransactionList */

@@ -1,6 +1,7 @@
 import { IndicatorsSync } from '@ixjb94/indicators';
 import type { UTCTimestamp } from 'lightweight-charts';
 import { ATR, BollingerBands, EMA, MACD, RSI, SMA, StochasticOscillator, getAverage } from 'trading-signals';
+import type { Bar } from '../../../lib/chart-view';
 import { FIBONACCI_LEVELS, type Source } from './indicator-settings';
 
 const tulip = new IndicatorsSync();
@@ -12,14 +13,7 @@ const tulip = new IndicatorsSync();
  */
 
 /** A candle as the chart holds it; `volume` is tick volume (prices observed in the bar). */
-export interface IndicatorBar {
-  time: UTCTimestamp;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
+export type IndicatorBar = Bar;
 
 export interface Point {
   time: UTCTimestamp;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UTCTimestamp } from 'lightweight-charts';
-import { applyTick, type Bar } from './live-bars';
+import type { Bar } from '../../../lib/chart-view';
+import { applyTick } from './live-bars';
 
 const bar: Bar = {
   time: 1_767_614_400 as UTCTimestamp,

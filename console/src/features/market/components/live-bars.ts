@@ -1,14 +1,5 @@
 import type { UTCTimestamp } from 'lightweight-charts';
-
-export interface Bar {
-  time: UTCTimestamp;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  /** Tick volume: prices observed in the bar. */
-  volume: number;
-}
+import type { Bar } from '../../../lib/chart-view';
 
 /**
  * Folds one live tick into the current bar: the same bucket moves high, low and close; a later

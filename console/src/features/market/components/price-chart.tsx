@@ -14,7 +14,8 @@ import { ChartPanelFrame } from './chart-panel-frame';
 import type { LivePriceMessage } from '@updown/schemas/api';
 import { formatPrice } from '../../../lib/format';
 import { useCandles } from '../api/get-candles';
-import { applyTick, type Bar } from './live-bars';
+import type { Bar, ChartView } from '../../../lib/chart-view';
+import { applyTick } from './live-bars';
 import type { ChartType } from './timeframe-toolbar';
 import { useLivePrice } from './use-live-price';
 
@@ -25,19 +26,6 @@ const VISIBLE_BARS = 50;
 const RIGHT_MARGIN_BARS = 15;
 
 const COLORS = { up: '#16c784', down: '#ea3943', text: '#9aa4b2', grid: '#1c2230', line: '#3b82f6' };
-
-/**
- * What a layer drawn over or into the chart gets: the chart and its main series (stable until the
- * chart type changes), the bars shown (a new array at most once a second) and the latest price.
- */
-export interface ChartView {
-  chart: IChartApi;
-  series: ISeriesApi<SeriesType>;
-  pair: string;
-  timeframe: Timeframe;
-  bars: readonly Bar[];
-  price: number | null;
-}
 
 export interface PriceChartProps {
   pair: string;

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { LineStyle, type IPriceLine, type Logical } from 'lightweight-charts';
 import { TIMEFRAMES } from '@updown/schemas/market';
 import { formatMoney } from '../../../lib/format';
-import type { ChartView } from '../../market/components/price-chart';
+import type { ChartView } from '../../../lib/chart-view';
 import type { ActiveTrade } from '../api/get-active-trades';
 import { chartAlive, type PaneFrame } from './chart-pane-frame';
 import { timeToBarIndex, type ExpiryPhase } from './chart-trade-timeline';

@@ -8,7 +8,7 @@ import {
   type UTCTimestamp,
 } from 'lightweight-charts';
 import { TIMEFRAMES } from '@updown/schemas/market';
-import type { ChartView } from '../../market/components/price-chart';
+import type { ChartView } from '../../../lib/chart-view';
 import { chartAlive } from './chart-pane-frame';
 import { tradeResult, type ChartTrade } from './chart-trade-math';
 import { entryBarTime } from './chart-trade-timeline';

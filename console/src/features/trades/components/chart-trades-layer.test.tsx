@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import type { IChartApi, ISeriesApi, MouseEventParams, SeriesType, UTCTimestamp } from 'lightweight-charts';
 import { renderWithProviders } from '../../../testing/render';
-import type { ChartView } from '../../market/components/price-chart';
+import type { ChartView } from '../../../lib/chart-view';
 import type { ActiveTrade } from '../api/get-active-trades';
 import type { Trade } from '../api/get-trade-history';
 import { ChartTradesLayer } from './chart-trades-layer';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { ChartView } from '../../market/components/price-chart';
+import type { ChartView } from '../../../lib/chart-view';
 import { activeTradesQueryOptions, type ActiveTrade } from '../api/get-active-trades';
 import { tradeHistoryQueryOptions, type Trade } from '../api/get-trade-history';
 import { ChartActiveTradesBox } from './chart-active-trades-box';
