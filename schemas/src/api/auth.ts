@@ -188,7 +188,7 @@ export const AdminUserResponse = Type.Object(
     email: Type.String(),
     role: UserRole,
     twofa_enabled: Type.Boolean(),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the user registered, ISO 8601' }),
     stats: Type.Optional(AdminUserStats),
   },
   { title: 'AdminUser' },

@@ -69,7 +69,7 @@ export type CandlesQuery = Static<typeof CandlesQuery>;
 
 export const Candle = Type.Object(
   {
-    time: Type.Integer({ description: 'Start of the candle (Unix seconds)' }),
+    time: Type.Integer({ description: 'Start of the candle, Unix epoch seconds' }),
     open: Type.Number(),
     high: Type.Number(),
     low: Type.Number(),
@@ -91,7 +91,7 @@ export const LivePriceMessage = Type.Object(
   {
     pair: PairSymbol,
     price: Type.Number({ exclusiveMinimum: 0 }),
-    ts: Type.Integer({ description: 'When the price was observed (Unix epoch ms)' }),
+    ts: Type.Integer({ description: 'When the price was observed, Unix epoch milliseconds' }),
   },
   { title: 'LivePriceMessage' },
 );

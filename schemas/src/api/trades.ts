@@ -92,10 +92,10 @@ export const Trade = Type.Object(
     pnl: Type.Union([Type.Number(), Type.Null()], {
       description: 'Profit or loss in dollars; null while pending',
     }),
-    created_at: Type.String({ format: 'date-time' }),
-    expiry_ts: Type.Integer({ description: 'Expiry, Unix seconds' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the trade was placed, ISO 8601' }),
+    expiry_ts: Type.Integer({ description: 'Expiry, Unix epoch seconds (rounded up)' }),
     account_type: AccountType,
-    duration: Type.Integer({ description: 'Seconds' }),
+    duration: Type.Integer({ description: 'Length of the trade, seconds' }),
   },
   { title: 'Trade' },
 );
@@ -108,11 +108,11 @@ export const ActiveTrade = Type.Object(
     direction: Direction,
     amount: Type.Number(),
     entry_price: Type.Number(),
-    expiry_ts: Type.Integer({ description: 'Expiry, Unix seconds' }),
+    expiry_ts: Type.Integer({ description: 'Expiry, Unix epoch seconds (rounded up)' }),
     status: Type.Literal('pending'),
     payout_pct: Type.Number(),
     account_type: AccountType,
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the trade was placed, ISO 8601' }),
   },
   { title: 'ActiveTrade' },
 );
@@ -139,7 +139,7 @@ export const TradeIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) }
 const TickRef = Type.Object(
   {
     id: Type.Union([Type.Integer(), Type.Null()]),
-    ts: Type.Integer({ description: 'Unix ms' }),
+    ts: Type.Integer({ description: 'When the price was observed, Unix epoch milliseconds' }),
     price: Type.Number(),
   },
   { title: 'TickRef' },

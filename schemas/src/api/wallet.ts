@@ -20,7 +20,9 @@ export const WalletResponse = Type.Object(
     bonus_status: Type.Union([BonusStatus, Type.Null()]),
     bonus_turnover_progress: Dollars('Turnover counted toward the bonus so far'),
     bonus_turnover_required: Dollars('Turnover needed to complete the bonus (35 x bonus)'),
-    bonus_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    bonus_expires_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the bonus expires, ISO 8601; null without a bonus',
+    }),
     first_deposit_bonus_used: Type.Boolean(),
     bonus_amount: Dollars('The bonus credited'),
     bonus_days_remaining: Type.Integer({ minimum: 0, description: 'Whole days until expiry, rounded up' }),
@@ -37,7 +39,7 @@ export const WalletTransaction = Type.Object(
     amount: Dollars('Signed: positive is a credit'),
     balance_after: Dollars('Balance of the account after this movement'),
     account_type: Type.String({ description: 'real, bonus or demo' }),
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the movement was posted, ISO 8601' }),
   },
   { title: 'WalletTransaction' },
 );
@@ -117,7 +119,7 @@ export const PaymentRequest = Type.Object(
     amount: Type.Number(),
     account_type: AccountType,
     status: PaymentRequestStatus,
-    created_at: Type.String({ format: 'date-time' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the request was made, ISO 8601' }),
   },
   { title: 'PaymentRequest' },
 );

@@ -28,10 +28,10 @@ const opened = (overrides: Partial<EventOf<'trades.opened.v1'>['payload']> = {})
       amountCents: 10_000,
       payoutPct: 82,
       entryPrice: 1.08123,
-      entryTs: 1_767_225_600_000,
-      expiryTs: 1_767_225_660_000,
+      entryAtMs: 1_767_225_600_000,
+      expiryAtMs: 1_767_225_660_000,
       accountType: 'real',
-      openedAt: 1_767_225_600_010,
+      openedAtMs: 1_767_225_600_010,
       ...overrides,
     },
     { producer: 'order', id: '9d4e2f6a-1c3b-4a5d-8e7f-6b9c0d1e2f3a', occurredAt: 1_767_225_600_010 },
@@ -53,7 +53,7 @@ describe('createEvent', () => {
     const before = Date.now();
     const tick = createEvent(
       'market.ticks.v1',
-      { pair: 'BTCUSDT', price: 97_000.5, ts: before },
+      { pair: 'BTCUSDT', price: 97_000.5, atMs: before },
       { producer: 'ingest' },
     );
     expect(tick.id).toMatch(/^[0-9a-f-]{36}$/);
@@ -81,9 +81,9 @@ describe('createEvent', () => {
         ...TRADE,
         status: 'void',
         exitPrice: null,
-        exitTs: null,
+        exitAtMs: null,
         pnlCents: 0,
-        settledAt: 1,
+        settledAtMs: 1,
         accountType: 'demo',
       },
       { producer: 'settlement' },

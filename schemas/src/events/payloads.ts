@@ -3,7 +3,13 @@ import './formats';
 
 /**
  * Payloads of the events on the bus. Money is integer cents; instants are Unix epoch
- * milliseconds (`ts`, `entryTs`, ...) so that consumers never parse dates on the hot path.
+ * milliseconds and say so in their names (`atMs`, `entryAtMs`, ...), so that consumers never parse
+ * dates on the hot path.
+ *
+ * Field names changed within v1 in the release that put units in names (`ts` → `atMs`, `entryTs` →
+ * `entryAtMs`, `expiryTs` → `expiryAtMs`, `openedAt` → `openedAtMs`, `exitTs` → `exitAtMs`,
+ * `settledAt` → `settledAtMs`): every producer and consumer is in this repository and ships together,
+ * and a Kafka deployment drains its topics before upgrading.
  */
 
 const EpochMs = (description: string) =>
@@ -17,8 +23,8 @@ const AccountType = Type.Union([Type.Literal('demo'), Type.Literal('real')], {
 export const MarketTickPayload = Type.Object(
   {
     pair: Pair,
-    price: Type.Number({ exclusiveMinimum: 0, description: 'Price of the pair at `ts`' }),
-    ts: EpochMs('When the price was observed'),
+    price: Type.Number({ exclusiveMinimum: 0, description: 'Price of the pair at `atMs`' }),
+    atMs: EpochMs('When the price was observed'),
   },
   { title: 'MarketTickPayload' },
 );
@@ -43,10 +49,10 @@ export const TradeOpenedPayload = Type.Object(
       exclusiveMinimum: 0,
       description: 'Latest tick price when the trade was accepted',
     }),
-    entryTs: EpochMs('Time of the entry tick'),
-    expiryTs: EpochMs('When the trade expires'),
+    entryAtMs: EpochMs('Time of the entry tick'),
+    expiryAtMs: EpochMs('When the trade expires'),
     accountType: AccountType,
-    openedAt: EpochMs('When the trade was accepted'),
+    openedAtMs: EpochMs('When the trade was accepted'),
   },
   { title: 'TradeOpenedPayload' },
 );
@@ -69,11 +75,11 @@ export const TradeSettledPayload = Type.Object(
     exitPrice: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
       description: 'Price of the last tick at or before expiry; null when the trade is void',
     }),
-    exitTs: Type.Union([EpochMs('Time of the exit tick'), Type.Null()]),
+    exitAtMs: Type.Union([EpochMs('Time of the exit tick'), Type.Null()]),
     pnlCents: Type.Integer({
       description: 'Profit (positive) or loss (negative) in cents; 0 for draw and void',
     }),
-    settledAt: EpochMs('When the trade was settled'),
+    settledAtMs: EpochMs('When the trade was settled'),
     accountType: AccountType,
   },
   { title: 'TradeSettledPayload' },
