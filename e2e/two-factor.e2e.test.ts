@@ -1,5 +1,6 @@
 import { generate } from 'otplib';
 import { describe, it } from 'vitest';
+import { TOTP_STEP_MS } from '@updown/platform/testing';
 import { newUser } from './harness/api';
 import {
   JOURNEY_TIMEOUT_MS,
@@ -9,9 +10,6 @@ import {
   toastShown,
   useE2eSuite,
 } from './harness/suite';
-
-/** TOTP codes change every 30 s, and the server accepts each 30 s step only once per account. */
-const TOTP_PERIOD_MS = 30_000;
 
 describe('two-factor sign-in', () => {
   const suite = useE2eSuite();
@@ -53,7 +51,7 @@ describe('two-factor sign-in', () => {
       await journey.screenshot('2fa-verify');
 
       // The code that turned 2FA on is spent; the next one comes 30 s later on the platform's clock.
-      clock.advance(TOTP_PERIOD_MS);
+      clock.advance(TOTP_STEP_MS);
       await page.getByRole('textbox').fill(await code(secret));
       await page.getByRole('button', { name: 'Verify' }).click();
       await toastShown(page, '2FA verification successful!');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newUser } from './harness/api';
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './harness/platform';
+import { TEST_ADMIN } from '@updown/platform/testing';
 import { JOURNEY_TIMEOUT_MS, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 describe('money in and out', () => {
@@ -59,7 +59,7 @@ describe('money in and out', () => {
 
       const journey = await suite.journey();
       const { page } = journey;
-      await signInThroughUi(page, { email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
+      await signInThroughUi(page, TEST_ADMIN);
       await page.getByRole('link', { name: 'Admin' }).first().click();
       await onPath(page, '/admin');
       await page.getByRole('heading', { name: 'Admin Panel' }).waitFor();
@@ -75,7 +75,7 @@ describe('money in and out', () => {
       await toastShown(page, 'Withdrawal approved successfully');
       await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 
-      const adminToken = await api.login(ADMIN_EMAIL, ADMIN_PASSWORD);
+      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
       const decided = (await api.adminWithdrawals(adminToken)).find((r) => r.id === request!.id);
       expect(decided?.status).toBe('approved');
       await journey.finish();

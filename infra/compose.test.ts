@@ -7,8 +7,8 @@ import { ConfigError } from '@updown/runtime';
 import { loadOrderConfig } from '@updown/order';
 import { loadPriceIngestConfig } from '@updown/price-ingest';
 import { loadSettlementConfig } from '@updown/settlement';
-import { loadGatewayStandaloneConfig } from '../services/gateway/src/standalone-config';
-import { loadPlatformConfig } from '../services/platform/src/config';
+import { loadGatewayStandaloneConfig } from '@updown/gateway';
+import { loadPlatformConfig } from '@updown/platform';
 import { REPO_ROOT } from './metric-catalog';
 
 /**
@@ -28,6 +28,7 @@ interface ComposeService {
   ports?: string[];
   volumes?: string[];
   healthcheck?: { test?: string[] | string; interval?: string; retries?: number };
+  restart?: string;
   depends_on?: Record<string, { condition?: string }> | string[];
 }
 
@@ -35,6 +36,8 @@ const compose = parse(readFileSync(COMPOSE_FILE, 'utf8'), { merge: true }) as {
   services: Record<string, ComposeService>;
 };
 const services = Object.entries(compose.services);
+/** Services that run to completion (the migration job) rather than serve: no healthcheck, waited on by exit. */
+const ONE_SHOT_JOBS = new Set(['migrate']);
 
 /** The Compose CLI on this machine: the v2 plugin, else the standalone `docker-compose`. */
 function composeCli(): string[] | undefined {
@@ -152,17 +155,36 @@ describe('docker-compose.yml', () => {
 
   it('gives every service a healthcheck and starts dependants only once what they need is healthy', () => {
     for (const [name, service] of services) {
+      if (ONE_SHOT_JOBS.has(name)) continue;
       expect(service.healthcheck?.test, `${name} healthcheck`).toBeDefined();
       const dependsOn = service.depends_on ?? {};
       expect(Array.isArray(dependsOn), `${name} depends_on must name conditions`).toBe(false);
       for (const [dependency, spec] of Object.entries(dependsOn)) {
-        expect(spec.condition, `${name} → ${dependency}`).toBe('service_healthy');
+        expect(spec.condition, `${name} → ${dependency}`).toBe(
+          ONE_SHOT_JOBS.has(dependency) ? 'service_completed_successfully' : 'service_healthy',
+        );
         expect(compose.services[dependency], `${name} → ${dependency}`).toBeDefined();
       }
     }
     expect(Object.keys(compose.services.gateway?.depends_on ?? {})).toEqual(
       expect.arrayContaining(['postgres', 'kafka', 'order']),
     );
+  });
+
+  it("migrates an empty database once, with every package's migrations, before any service of the stack starts", () => {
+    const scripts = (
+      JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const migrate = compose.services.migrate!;
+    expect(runsScript(migrate, scripts['db:migrate']), 'migrate runs what db:migrate runs').toBe(true);
+    expect(migrate.restart).toBe('no');
+    expect(migrate.environment?.DATABASE_URL).toBe(compose.services.order?.environment?.DATABASE_URL);
+    for (const name of Object.keys(APP_SERVICES)) {
+      const dependsOn = compose.services[name]?.depends_on as Record<string, { condition?: string }>;
+      expect(dependsOn.migrate?.condition, name).toBe('service_completed_successfully');
+    }
   });
 
   it('pins every image to a version', () => {

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCRYPT, PasswordHasher } from '../services/gateway/src/auth/password';
-import { setPasswordHash } from '../services/gateway/src/auth/users.repository';
-import { fakeConsoleDir, memoryLogger } from '../services/gateway/src/testing/test-app';
+import { PasswordHasher } from '@updown/gateway';
+import { DEFAULT_SCRYPT, fakeConsoleDir, memoryLogger, setPasswordHash } from '@updown/gateway/testing';
 import { PLACE_TRADE_BODY, signHs256, startMatrixFixtures, type MatrixFixtures } from './matrix-fixtures';
 
 /**

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createLogger, OffsetClock, type Logger } from '@updown/runtime';
-import { hashRefreshToken } from '../services/gateway/src/auth/tokens';
-import type { RunningPlatform } from '../services/platform/src/platform';
-import { startInProcessPlatform } from '../services/platform/src/testing/in-process';
+import { hashRefreshToken } from '@updown/gateway/testing';
+import { startInProcessPlatform, type RunningPlatform } from '@updown/platform/testing';
 import { PlatformApi, signHs256, type Identity, type TotpAccount } from './platform-api';
 
 export { newAccount, signHs256, type Identity } from './platform-api';
@@ -150,10 +149,9 @@ export async function startMatrixFixtures(options: MatrixOptions = {}): Promise<
   const started = await startInProcessPlatform({
     clock,
     name: 'authz',
+    admin: { email: ADMIN_EMAIL, password: ADMIN_PASSWORD },
     env: {
       ...(options.consoleDir ? { CONSOLE_DIR: options.consoleDir } : {}),
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
       ACCESS_TOKEN_TTL_SEC: String(ACCESS_TOKEN_TTL_SEC),
       // The matrix sends a few hundred auth requests from one address; the ceiling has its own test.
       AUTH_IP_RATE_MAX: '100000',

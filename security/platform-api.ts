@@ -2,10 +2,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import type { OffsetClock } from '@updown/runtime';
-import { setRole } from '../services/gateway/src/auth/users.repository';
-import type { RunningPlatform } from '../services/platform/src/platform';
+import { setRole } from '@updown/gateway/testing';
+import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
 
-const TOTP_STEP_MS = 30_000;
 /** A code is generated this far from a step boundary, so the server sees the step the code is for. */
 const TOTP_MARGIN_MS = 8_000;
 

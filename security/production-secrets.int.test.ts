@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '@updown/runtime/testing';
 import { DEV_SERVICE_TOKEN } from '@updown/order';
-import { startServiceProcess, type ServiceProcess } from '../services/platform/src/testing/service-process';
+import { startServiceProcess, type ServiceProcess } from '@updown/platform/testing';
 
 /**
  * Every entry point, run as `npm start` / `npm run start:<service>` runs it, refuses to start in

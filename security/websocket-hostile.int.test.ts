@@ -75,7 +75,7 @@ function opened(socket: WebSocket): Promise<void> {
 
 let seq = 0;
 function publishTick(pair = PAIR): Promise<void> {
-  const payload = { pair, price: MARKER_PRICE + seq++, ts: Date.now() };
+  const payload = { pair, price: MARKER_PRICE + seq++, atMs: Date.now() };
   return security.platform.bus.publish(
     'market.ticks.v1',
     pair,

@@ -84,12 +84,12 @@ interface StoredTrade {
   stake_bonus_cents: number;
   entry_price: number;
   payout_pct: number;
-  expiry_ts: number;
+  expiry_at_ms: number;
   status: string;
   exit_price: number | null;
-  /** The stored tick with the greatest ts at or before the expiry, if any. */
+  /** The stored tick with the greatest at_ms at or before the expiry, if any. */
   tick_price: number | null;
-  tick_ts: number | null;
+  tick_at_ms: number | null;
 }
 
 function problemLine(check: string, problems: readonly string[]): string[] {
@@ -100,13 +100,13 @@ function problemLine(check: string, problems: readonly string[]): string[] {
 async function loadTrades(db: Kysely<Database>, userIds: readonly string[]): Promise<StoredTrade[]> {
   const { rows } = await sql<StoredTrade>`
     select t.id, t.user_id, t.pair, t.direction, t.account_type, t.amount_cents, t.stake_bonus_cents,
-           t.entry_price, t.payout_pct, t.expiry_ts, t.status, t.exit_price,
-           x.price as tick_price, x.ts as tick_ts
+           t.entry_price, t.payout_pct, t.expiry_at_ms, t.status, t.exit_price,
+           x.price as tick_price, x.at_ms as tick_at_ms
     from trades t
     left join lateral (
-      select price, ts from market_ticks m
-      where m.pair = t.pair and m.ts <= t.expiry_ts
-      order by m.ts desc, m.id desc limit 1
+      select price, at_ms from market_ticks m
+      where m.pair = t.pair and m.at_ms <= t.expiry_at_ms
+      order by m.at_ms desc, m.id desc limit 1
     ) x on true
     where t.user_id = any(${[...userIds]}::uuid[])`.execute(db);
   return rows;
@@ -163,8 +163,8 @@ async function settlementProblems(db: Kysely<Database>, trades: readonly StoredT
 
 function exitEvidence(t: StoredTrade): ExitEvidence {
   return {
-    expiryTs: t.expiry_ts,
-    tick: t.tick_price === null || t.tick_ts === null ? null : { price: t.tick_price, ts: t.tick_ts },
+    expiryAtMs: t.expiry_at_ms,
+    tick: t.tick_price === null || t.tick_at_ms === null ? null : { price: t.tick_price, atMs: t.tick_at_ms },
   };
 }
 

@@ -22,8 +22,8 @@ const trade = (over: Partial<PlacedTrade> = {}): PlacedTrade => ({
   ...over,
 });
 const exitAt = (price: number, ageMs = 500): ExitEvidence => ({
-  expiryTs: 60_000,
-  tick: { price, ts: 60_000 - ageMs },
+  expiryAtMs: 60_000,
+  tick: { price, atMs: 60_000 - ageMs },
 });
 
 describe('tradeStatus and tradeReturnCents', () => {
@@ -33,7 +33,7 @@ describe('tradeStatus and tradeReturnCents', () => {
     expect(tradeStatus(trade(), exitAt(1.1))).toBe('draw');
     expect(tradeStatus(trade(), exitAt(1.2, 10_001))).toBe('void');
     expect(tradeStatus(trade(), exitAt(1.2, 10_000))).toBe('won');
-    expect(tradeStatus(trade(), { expiryTs: 60_000, tick: null })).toBe('void');
+    expect(tradeStatus(trade(), { expiryAtMs: 60_000, tick: null })).toBe('void');
   });
 
   it('pays the stake plus the payout rounded down to the cent on a win, the stake on a draw or void', () => {

@@ -56,10 +56,10 @@ export type AckedOp =
   | { readonly kind: 'cancel_bonus'; readonly userId: string }
   | ({ readonly kind: 'place'; readonly userId: string } & PlacedTrade);
 
-/** The stored tick with the greatest ts at or before a trade's expiry, or none. */
+/** The stored tick with the greatest atMs at or before a trade's expiry, or none. */
 export interface ExitEvidence {
-  readonly expiryTs: number;
-  readonly tick: { readonly price: number; readonly ts: number } | null;
+  readonly expiryAtMs: number;
+  readonly tick: { readonly price: number; readonly atMs: number } | null;
 }
 
 export interface UserBalances {
@@ -89,7 +89,8 @@ interface UserModel extends UserBalances {
 
 export function tradeStatus(trade: PlacedTrade, exit: ExitEvidence): TradeStatus {
   const tick = exit.tick;
-  if (!tick || tick.ts > exit.expiryTs || exit.expiryTs - tick.ts > EXIT_TICK_AGE_MS_MAX) return 'void';
+  if (!tick || tick.atMs > exit.expiryAtMs || exit.expiryAtMs - tick.atMs > EXIT_TICK_AGE_MS_MAX)
+    return 'void';
   if (tick.price === trade.entryPrice) return 'draw';
   return (trade.direction === 'UP') === tick.price > trade.entryPrice ? 'won' : 'lost';
 }

@@ -3,11 +3,21 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   mokapiDocument,
+  SERVICE_SCRIPTS,
   startServiceProcess,
+  type ServiceName,
   type ServiceProcess,
-} from '../../services/platform/src/testing/service-process';
+} from '@updown/platform/testing';
 import { startChaosPostgres, type ChaosPostgres } from './postgres';
-import { createDb, freePort, migrateToLatest, startMokapi, waitFor, type MokapiBroker } from './runtime';
+import {
+  allMigrations,
+  createDb,
+  freePort,
+  migrateToLatest,
+  startMokapi,
+  waitFor,
+  type MokapiBroker,
+} from './runtime';
 
 /**
  * The distributed platform as child processes, the way `services/platform/src/distributed.int.test.ts`
@@ -22,16 +32,8 @@ export const ADMIN_EMAIL = 'chaos.admin@example.com';
 export const ADMIN_PASSWORD = 'Chaos-admin-pass-123';
 const READY_DEADLINE_MS = 90_000;
 
-export type ServiceName = 'price-ingest' | 'settlement' | 'order' | 'gateway';
 export type CrashTarget = 'settlement' | 'order' | 'gateway' | 'postgres';
 export const CRASH_TARGETS: readonly CrashTarget[] = ['settlement', 'order', 'gateway', 'postgres'];
-
-const SCRIPTS: Record<ServiceName, string> = {
-  'price-ingest': 'services/price-ingest/src/main.ts',
-  settlement: 'services/settlement/src/main.ts',
-  order: 'services/order/src/main.ts',
-  gateway: 'services/gateway/src/main.ts',
-};
 
 export interface ChaosPlatform {
   readonly gatewayUrl: string;
@@ -58,7 +60,7 @@ export async function startChaosPlatform(): Promise<ChaosPlatform> {
     broker = await startMokapi({ document: mokapiDocument });
     postgres = await startChaosPostgres(dataDir);
     const migrator = createDb(postgres.url, { max: 1 });
-    await migrateToLatest(migrator.db);
+    await migrateToLatest(migrator.db, allMigrations);
     await migrator.close();
   } catch (error) {
     await broker?.stop();
@@ -103,7 +105,12 @@ export async function startChaosPlatform(): Promise<ChaosPlatform> {
   const launch = async (name: ServiceName): Promise<void> => {
     // At LOG_LEVEL=warn the "listening" info line never comes, so `address` stays unresolved and
     // readiness is the service's own /healthz on the port the harness chose.
-    const service = startServiceProcess(name, SCRIPTS[name], { ...common, ...env[name] }, 'listening');
+    const service = startServiceProcess(
+      name,
+      SERVICE_SCRIPTS[name],
+      { ...common, ...env[name] },
+      'listening',
+    );
     running.set(name, service);
     void service.exited.then((code) => {
       if (planned.has(service) || stopping) return;

@@ -1,18 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { OffsetClock } from '@updown/runtime';
-import type { RunningPlatform } from '../../services/platform/src/platform';
-import { startInProcessPlatform, waitForStoredTick } from '../../services/platform/src/testing/in-process';
-
-/** A tick is stored and published within a second of being due; this bounds the wait on a busy machine. */
-const TICK_WAIT_MS_MAX = 15_000;
-/**
- * A trade settles on the last stored tick at or before its expiry and is void when that tick is
- * over 10 s old, so a jump over an expiry first stops this far short of it for the feed to store
- * a tick there (as `e2e/harness/platform.ts` does).
- */
-const EXIT_TICK_BEFORE_EXPIRY_MS = 2_000;
-/** Where the clock lands after the expiry: the feed's next tick is after it, which makes the trade due. */
-const PAST_EXPIRY_MS = 1_000;
+import {
+  jumpPastExpiry,
+  jumpToExitTick,
+  startInProcessPlatform,
+  TICK_WAIT_MS_MAX,
+  type RunningPlatform,
+} from '@updown/platform/testing';
 /** Connections of the platform's pool: enough that racing requests reach PostgreSQL together. */
 const DB_POOL_MAX = 40;
 
@@ -23,10 +17,10 @@ export interface RacePlatform {
   /** The platform's own database handle. */
   readonly db: RunningPlatform['database']['db'];
   /**
-   * Resolves with the `ts` of the first tick of `pair` published after `afterTs`: the moment the
+   * Resolves with the `ts` of the first tick of `pair` published after `afterAtMs`: the moment the
    * settlement service, subscribed to the same topic, is woken to settle what expired before it.
    */
-  tickAfter(pair: string, afterTs: number): Promise<number>;
+  tickAfter(pair: string, afterAtMs: number): Promise<number>;
   /** Resolves once a tick of `pair` stamped at or after the clock's current time has been published. */
   freshTick(pair: string): Promise<void>;
   /**
@@ -55,7 +49,8 @@ export async function startRacePlatform(): Promise<RacePlatform> {
     },
   });
   const { platform } = started;
-  const tickAfter = async (pair: string, afterTs: number) => (await watchTick(platform, pair, afterTs)).seen;
+  const tickAfter = async (pair: string, afterAtMs: number) =>
+    (await watchTick(platform, pair, afterAtMs)).seen;
   return {
     baseUrl: started.baseUrl,
     clock,
@@ -66,11 +61,10 @@ export async function startRacePlatform(): Promise<RacePlatform> {
       await tickAfter(pair, clock.now() - 1);
     },
     async passExpiry(pair, expiryMs) {
-      clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
-      await waitForStoredTick(platform, pair, clock.now());
+      await jumpToExitTick(platform, clock, pair, expiryMs);
       // Listening before the jump, so the first tick after it is the one heard.
       const after = await watchTick(platform, pair, expiryMs);
-      clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.now()));
+      jumpPastExpiry(clock, expiryMs);
       return after.seen;
     },
     stop: () => started.stop(),
@@ -79,26 +73,26 @@ export async function startRacePlatform(): Promise<RacePlatform> {
 
 /**
  * Listens on the tick topic in a consumer group of its own, from now on; resolves once listening,
- * with the wait for the first tick of `pair` after `afterTs` (the group is left when it shows).
+ * with the wait for the first tick of `pair` after `afterAtMs` (the group is left when it shows).
  */
 async function watchTick(
   platform: RunningPlatform,
   pair: string,
-  afterTs: number,
+  afterAtMs: number,
 ): Promise<{ seen: Promise<number> }> {
-  let resolve!: (ts: number) => void;
+  let resolve!: (atMs: number) => void;
   const shown = new Promise<number>((r) => (resolve = r));
   const subscription = await platform.bus.subscribe(
     'market.ticks.v1',
     `races-${randomUUID()}`,
     async (event) => {
-      if (event.payload.pair === pair && event.payload.ts > afterTs) resolve(event.payload.ts);
+      if (event.payload.pair === pair && event.payload.atMs > afterAtMs) resolve(event.payload.atMs);
     },
     { fromBeginning: false },
   );
   const timeout = new Promise<never>((_, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`no ${pair} tick after ${new Date(afterTs).toISOString()} was published`)),
+      () => reject(new Error(`no ${pair} tick after ${new Date(afterAtMs).toISOString()} was published`)),
       TICK_WAIT_MS_MAX,
     );
     void shown.finally(() => clearTimeout(timer));

@@ -70,7 +70,7 @@ async function bonusCancelRound(p: RacePlatform, connections: Connections, rng: 
   expect(sum(staked, (t) => t.stake_bonus_cents)).toBe(count * stakeCents - depositCents);
 
   const delaysMs = range(rng.int(1, 4)).map(() => rng.int(0, 30));
-  await p.passExpiry(PAIR, Math.max(...staked.map((t) => t.expiry_ts)));
+  await p.passExpiry(PAIR, Math.max(...staked.map((t) => t.expiry_at_ms)));
   const answers = await Promise.all(
     delaysMs.map(async (delayMs, i) => {
       await sleep(delayMs);
@@ -109,7 +109,7 @@ async function bonusCancelRound(p: RacePlatform, connections: Connections, rng: 
 }
 
 /**
- * Settlement batches commit one after another, in `settled_at` order, and the cancel fell before,
+ * Settlement batches commit one after another, in `settled_at_ms` order, and the cancel fell before,
  * between or after them: the bonus row's turnover says where (it counts the trades settled before
  * the cancel). The forfeit then took the unstaked bonus plus the bonus share returned by those
  * trades; the sweep took the bonus share of the rest.
@@ -128,8 +128,8 @@ async function expectBonusForfeited(
     .where('id', '=', bonusId)
     .executeTakeFirstOrThrow();
   expect(closed.status).toBe('forfeited');
-  const batches = [...new Set(rows.map((r) => r.settled_at!))].sort((a, b) => a - b);
-  const settledBy = (at: number) => rows.filter((r) => r.settled_at! <= at);
+  const batches = [...new Set(rows.map((r) => r.settled_at_ms!))].sort((a, b) => a - b);
+  const settledBy = (at: number) => rows.filter((r) => r.settled_at_ms! <= at);
   const legal = [0, ...batches.map((at) => sum(settledBy(at), (r) => r.amount_cents))];
   const cut = legal.indexOf(closed.turnover_cents);
   expect(cut, `turnover ${closed.turnover_cents} is none of ${legal.join(', ')}`).toBeGreaterThanOrEqual(0);

@@ -80,7 +80,7 @@ async function payoutRaceRound(
   if (withBonus) {
     // The payout settles while the bonus is active (only a request after it is granted); both legs
     // count toward turnover unless they share an expiry, which would make them a hedge.
-    const hedged = rows[0]!.expiry_ts === rows[1]!.expiry_ts;
+    const hedged = rows[0]!.expiry_at_ms === rows[1]!.expiry_at_ms;
     const bonus = await p.db
       .selectFrom('bonuses')
       .selectAll()
@@ -129,7 +129,7 @@ async function withdrawWhileSettling(
   ids: readonly string[],
   withdrawCents: number,
 ): Promise<HttpAnswer[]> {
-  const expiryMs = Math.max(...(await tradesOf(p.db, ids)).map((t) => t.expiry_ts));
+  const expiryMs = Math.max(...(await tradesOf(p.db, ids)).map((t) => t.expiry_at_ms));
   const delaysMs = range(rng.int(2, connections.size)).map(() => rng.int(0, 20));
   let settled = false;
   const settling = waitUntil('the trades to settle', async () => (await pendingCount(p.db, ids)) === 0).then(

@@ -1,20 +1,13 @@
 import { OffsetClock } from '@updown/runtime';
-import type { RunningPlatform } from '../../services/platform/src/platform';
-import { startInProcessPlatform, waitForStoredTick } from '../../services/platform/src/testing/in-process';
+import {
+  jumpPastExpiry,
+  jumpToExitTick,
+  startInProcessPlatform,
+  TEST_ADMIN,
+  type RunningPlatform,
+} from '@updown/platform/testing';
 import { ApiClient } from './api';
 import { consoleBuild } from './console-build';
-
-export const ADMIN_EMAIL = 'admin@example.com';
-export const ADMIN_PASSWORD = 'Admin-pass-123';
-
-/**
- * A trade settles on the last stored tick at or before its expiry, and is void when that tick is
- * over 10 s old. So a jump over an expiry first stops this far short of it, for the feed to store
- * a tick there.
- */
-const EXIT_TICK_BEFORE_EXPIRY_MS = 2_000;
-/** Where the clock lands after the expiry; the first tick after it makes the trade due. */
-const PAST_EXPIRY_MS = 1_000;
 
 export interface E2ePlatform {
   readonly baseUrl: string;
@@ -41,7 +34,8 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
   const started = await startInProcessPlatform({
     clock,
     name: 'e2e',
-    env: { CONSOLE_DIR: consoleDir, ADMIN_EMAIL, ADMIN_PASSWORD },
+    admin: TEST_ADMIN,
+    env: { CONSOLE_DIR: consoleDir },
   });
   const { platform, baseUrl } = started;
   return {
@@ -50,9 +44,8 @@ export async function startE2ePlatform(): Promise<E2ePlatform> {
     api: new ApiClient(baseUrl),
     platform,
     async passExpiry(pair, expiryMs) {
-      clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
-      await waitForStoredTick(platform, pair, clock.now());
-      clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.now()));
+      await jumpToExitTick(platform, clock, pair, expiryMs);
+      jumpPastExpiry(clock, expiryMs);
     },
     stop: () => started.stop(),
   };

@@ -6,7 +6,7 @@ import { generate } from 'otplib';
 import { expect } from 'vitest';
 import type { Clock } from '@updown/runtime';
 import { TRADE_DURATIONS_SEC } from '@updown/order';
-import { ADMIN_EMAIL, ADMIN_PASSWORD } from './platform';
+import { TEST_ADMIN } from '@updown/platform/testing';
 import type { FieldHints } from '@updown/schemas/testing';
 
 export type Inject = (request: InjectOptions) => Promise<LightMyRequestResponse>;
@@ -66,7 +66,7 @@ async function signUp(inject: Inject, name: string, email: string, password: str
 
 /** The admin from the environment, a plain user, and a user with 2FA half-way through sign-in. */
 export async function identities(inject: Inject, clock: Clock): Promise<Identities & { totp: string }> {
-  const admin = await signIn(inject, ADMIN_EMAIL, ADMIN_PASSWORD);
+  const admin = await signIn(inject, TEST_ADMIN.email, TEST_ADMIN.password);
   const user = await signUp(inject, 'Fuzz User', 'fuzz.user@example.com', 'Fuzz-pass-123');
   const guarded = await signUp(inject, 'Fuzz Guarded', 'fuzz.2fa@example.com', 'Fuzz-pass-456');
   const { secret } = await call<{ secret: string }>(inject, 'POST', '/api/2fa/setup', guarded);
@@ -111,8 +111,8 @@ export async function fieldHints(inject: Inject, who: Identities & { totp: strin
     amount: [1, 2.5, 10, 100],
     id: [trade.id, withdrawal.request?.id ?? trade.id],
     user_id: [me.id, admin.id],
-    email: [ADMIN_EMAIL, 'fuzz.user@example.com', 'new.fuzz@example.com'],
-    password: [ADMIN_PASSWORD, 'Another-pass-123'],
+    email: [TEST_ADMIN.email, 'fuzz.user@example.com', 'new.fuzz@example.com'],
+    password: [TEST_ADMIN.password, 'Another-pass-123'],
     token: ['000000', who.totp],
     payout_pct: [1, 85, 100],
   };

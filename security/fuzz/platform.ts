@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
 import { createLogger, type Clock } from '@updown/runtime';
-import type { RunningPlatform } from '../../services/platform/src/platform';
 import {
   startInProcessPlatform,
+  TEST_ADMIN,
   type InProcessPlatform,
-} from '../../services/platform/src/testing/in-process';
-
-export const ADMIN_EMAIL = 'admin@example.com';
-export const ADMIN_PASSWORD = 'Admin-pass-123';
+  type RunningPlatform,
+} from '@updown/platform/testing';
 
 export type SecurityPlatform = InProcessPlatform;
 
@@ -19,7 +17,8 @@ export function startSecurityPlatform(
   return startInProcessPlatform({
     clock,
     name: 'security',
-    env: { ADMIN_EMAIL, ADMIN_PASSWORD, ...env },
+    admin: TEST_ADMIN,
+    env,
     logger: createLogger({ level: 'silent', name: 'security' }),
   });
 }
