@@ -40,11 +40,12 @@ async function main(): Promise<number> {
       log(`${benchmark.name}: starting`);
       const started = Date.now();
       try {
-        const result = await benchmark.run({ env, quick, log: (m) => log(`${benchmark.name}: ${m}`) });
-        results.push(result);
-        log(
-          `${benchmark.name}: ${result.value} ${result.unit} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
-        );
+        const rows = await benchmark.run({ env, quick, log: (m) => log(`${benchmark.name}: ${m}`) });
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        for (const result of Array.isArray(rows) ? rows : [rows]) {
+          results.push(result);
+          log(`${result.name}: ${result.value} ${result.unit} (${seconds} s)`);
+        }
       } catch (error) {
         failed++;
         console.error(`[bench] ${benchmark.name} failed:`, error);

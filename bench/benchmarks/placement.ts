@@ -1,9 +1,24 @@
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { Pool } from 'undici';
 import type { BenchDatabase } from '../lib/environment';
 import { runOpenModelStep, type SendOutcome, type StepResult } from '../lib/open-model-load';
+import { openActivitySampler, type ActivitySampler } from '../lib/pg-activity';
+import {
+  capacityStep,
+  nextInFlight,
+  runClosedLoopStep,
+  type CapacityPlan,
+  type CapacityStep,
+} from '../lib/placement-capacity';
+import {
+  distributedUnavailable,
+  startDistributedLayout,
+  startSingleLayout,
+  type RunningLayout,
+} from '../lib/placement-layouts';
 import {
   bestPassingRate,
   nextStepRate,
@@ -12,14 +27,44 @@ import {
   type LadderPlan,
 } from '../lib/placement-ladder';
 import { runPgbench, type PgbenchResult } from '../lib/placement-pgbench';
-import { createTraders, startPlatformChild, type PlatformChild } from '../lib/placement-platform';
+import { createTraders } from '../lib/placement-platform';
+import { LoadProbe, type ProbeReading } from '../lib/placement-probe';
+import {
+  cpuPerPlacement,
+  describeCapacityStep,
+  describeCpu,
+  describeDatabaseWork,
+  describeIdle,
+  describeOpenStep,
+  describeStalls,
+  type CpuPerPlacement,
+} from '../lib/placement-report';
+import {
+  findPostmaster,
+  postgresCpuBetween,
+  PostgresCpuMeter,
+  type PostgresCpuSnapshot,
+} from '../lib/postgres-cpu';
 import type { BenchContext, Benchmark, BenchResult } from '../lib/types';
 
 /**
  * Authenticated `POST /api/trades/place` through the real gateway (JWT, validation, ledger hold,
- * pending trade, outbox) of `npm start` running in a child process, by many demo traders over
- * every pair, at fixed arrival rates stepped up until p99 or errors break. Reference: pgbench's
- * TPC-B-like transaction on the same server with as many clients as the generator has connections.
+ * pending trade, outbox), by many demo traders over every pair, in two layouts: `npm start` in a
+ * child process, and the four services as separate processes on the Kafka-protocol broker. Each
+ * layout reports the tail and the capacity apart:
+ *
+ * - the headline: the highest open-model rate (arrivals at fixed times) with p99 ≤ 20 ms and
+ *   fewer than 0.1% errors, stepped up until p99 or errors break;
+ * - tail probes at fixed rates (75–500/s) whatever the ladder reached, each with where the time
+ *   went: event-loop delay at 1 ms, GC pauses, pool checkout waits, PostgreSQL wait events and
+ *   lock waits;
+ * - CPU µs per placement of the platform and of PostgreSQL over a fixed load window, from
+ *   /proc/<pid>/stat, and the load generator's own CPU;
+ * - the closed-loop capacity: the highest throughput at any latency over a ladder of in-flight
+ *   counts, with its p50/p99.
+ *
+ * Reference: pgbench's TPC-B-like transaction on the same server with as many clients as the
+ * generator has connections, with its PostgreSQL CPU per transaction.
  */
 
 interface Sizes {
@@ -28,7 +73,16 @@ interface Sizes {
   readonly stepMs: number;
   readonly warmupMs: number;
   readonly warmupRatePerSec: number;
+  /** A window with no load, for what the processes burn on their own. */
+  readonly idleMs: number;
   readonly ladder: LadderPlan;
+  /** Rates run whatever the ladder reached (skipped when the ladder ran one within 15%). */
+  readonly tailProbeRates: readonly number[];
+  readonly cpuRatePerSec: number;
+  readonly cpuWindowMs: number;
+  readonly capacity: CapacityPlan;
+  readonly capacityWarmupMs: number;
+  readonly capacityWindowMs: number;
   readonly pgbenchScale: number;
   readonly pgbenchSec: number;
 }
@@ -40,9 +94,15 @@ const FULL: Sizes = {
   // Long enough for V8 to optimise the hot paths of a freshly started platform.
   warmupMs: 5_000,
   warmupRatePerSec: 100,
-  // Starts low (this machine sustains a few hundred placements/s); steps of 1.5x, then one in
-  // between, resolve the maximum to about 20%.
+  idleMs: 5_000,
+  // Steps of 1.5x, then one in between, resolve the maximum to about 20%.
   ladder: { startRatePerSec: 50, factor: 1.5, maxRatePerSec: 12_800, refine: true },
+  tailProbeRates: [75, 150, 300, 500],
+  cpuRatePerSec: 200,
+  cpuWindowMs: 10_000,
+  capacity: { startInFlight: 1, factor: 2, maxInFlight: 64, improvementMin: 1.05, flatStepsMax: 2 },
+  capacityWarmupMs: 1_000,
+  capacityWindowMs: 4_000,
   pgbenchScale: 10,
   pgbenchSec: 10,
 };
@@ -53,7 +113,14 @@ const QUICK: Sizes = {
   stepMs: 2_500,
   warmupMs: 2_000,
   warmupRatePerSec: 100,
+  idleMs: 2_000,
   ladder: { startRatePerSec: 50, factor: 4, maxRatePerSec: 800, refine: false },
+  tailProbeRates: [75, 200],
+  cpuRatePerSec: 100,
+  cpuWindowMs: 3_000,
+  capacity: { startInFlight: 4, factor: 4, maxInFlight: 16, improvementMin: 1.05, flatStepsMax: 2 },
+  capacityWarmupMs: 500,
+  capacityWindowMs: 2_000,
   pgbenchScale: 1,
   pgbenchSec: 3,
 };
@@ -66,6 +133,8 @@ const STAKE_DOLLARS = 1;
 const DRAIN_MS_MAX = 5_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const PRICES_TIMEOUT_MS = 20_000;
+/** A tail probe is skipped when the ladder ran a rate this close to it. */
+const PROBE_RATE_TOLERANCE = 0.15;
 
 export const placement: Benchmark = {
   name: 'placement',
@@ -73,20 +142,74 @@ export const placement: Benchmark = {
   run: runPlacement,
 };
 
-async function runPlacement(context: BenchContext): Promise<BenchResult> {
-  const { env, log } = context;
+interface Reference {
+  readonly result: PgbenchResult | null;
+  readonly note: string;
+  readonly postgresUsPerTx: number | null;
+}
+
+async function runPlacement(context: BenchContext): Promise<BenchResult[]> {
   const sizes = context.quick ? QUICK : FULL;
+  const single = await measureLayout(context, sizes, startSingleLayout);
+  const unavailable = distributedUnavailable();
+  let distributed: Measured | string;
+  if (unavailable) distributed = unavailable;
+  else {
+    try {
+      distributed = await measureLayout(context, sizes, startDistributedLayout);
+    } catch (error) {
+      context.log(`distributed layout failed: ${(error as Error).stack ?? String(error)}`);
+      distributed = `failed: ${(error as Error).message.split('\n')[0]!.slice(0, 300)}`;
+    }
+  }
+  const reference = await pgbenchReference(context, sizes);
+  return [
+    result(context, sizes, 'placement', single, reference),
+    typeof distributed === 'string'
+      ? notRun(distributed, reference)
+      : result(context, sizes, 'placement-distributed', distributed, reference),
+  ];
+}
+
+interface ProbedStep<T> {
+  readonly step: T;
+  readonly reading: ProbeReading;
+}
+
+interface Measured {
+  layout: string;
+  pairs: readonly string[];
+  steps: (ProbedStep<StepResult> & { pass: boolean })[];
+  probes: ProbedStep<StepResult>[];
+  cpuWindow: ProbedStep<StepResult> | undefined;
+  idle: ProbeReading;
+  capacity: (ProbedStep<CapacityStep> & { answered: number })[];
+  half: StepResult | undefined;
+  accepted: number;
+  tradesInDatabase: number;
+  postgresVisible: boolean;
+}
+
+type Send = (index: number) => Promise<SendOutcome>;
+
+async function measureLayout(
+  context: BenchContext,
+  sizes: Sizes,
+  startLayout: (databaseUrl: string) => Promise<RunningLayout>,
+): Promise<Measured> {
+  const { env } = context;
   const database = await env.createDatabase({ max: 4 });
-  let platform: PlatformChild | undefined;
+  let layout: RunningLayout | undefined;
   let pool: Pool | undefined;
-  let measured: Measured;
+  let sampler: ActivitySampler | undefined;
   try {
-    platform = await startPlatformChild({ databaseUrl: database.url });
-    log(`platform up at ${platform.baseUrl} (child pid ${platform.pid})`);
-    const tokens = await createTraders(database.db, platform.baseUrl, sizes.users);
+    layout = await startLayout(database.url);
+    const log = (message: string) => context.log(`${layout!.name}: ${message}`);
+    log(`up at ${layout.baseUrl} (${layout.processes.map((p) => `${p.name} pid ${p.pid}`).join(', ')})`);
+    const tokens = await createTraders(database.db, layout.baseUrl, sizes.users);
     const pairs = await activePairs(database);
     log(`${tokens.length} traders with tokens; pairs ${pairs.join(', ')}`);
-    pool = new Pool(platform.baseUrl, {
+    pool = new Pool(layout.baseUrl, {
       connections: sizes.connections,
       pipelining: 1,
       headersTimeout: REQUEST_TIMEOUT_MS,
@@ -94,54 +217,135 @@ async function runPlacement(context: BenchContext): Promise<BenchResult> {
     });
     const send = placementSender(pool, tokens, pairs, log);
     const firstPlacements = await waitForPrices(send, pairs.length);
-    measured = await measure(sizes, send, log);
+    sampler = await openActivitySampler(database.url);
+    const postgres = await postgresMeter(database, sampler);
+    if (!postgres) log('PostgreSQL runs elsewhere: its CPU is not measured');
+    const probe = new LoadProbe({ processes: layout.processes, postgres, sampler });
+    const measured = await measure(sizes, send, probe, log);
     measured.accepted += firstPlacements;
+    measured.layout = layout.description;
     measured.pairs = pairs;
+    measured.postgresVisible = postgres !== undefined;
     measured.tradesInDatabase = await countTrades(database);
+    return measured;
   } finally {
+    await sampler?.close();
     await pool?.close();
-    await platform?.stop();
+    await layout?.stop();
     await database.drop();
   }
-  const reference = await pgbenchReference(context, sizes);
-  return result(context, sizes, measured, reference);
 }
 
-interface Measured {
-  steps: { result: StepResult; pass: boolean }[];
-  half: StepResult | undefined;
-  accepted: number;
-  tradesInDatabase: number;
-  pairs: readonly string[];
+async function postgresMeter(
+  database: BenchDatabase,
+  sampler: ActivitySampler,
+): Promise<PostgresCpuMeter | undefined> {
+  const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+  const postmaster = await findPostmaster(rows[0]!.pid);
+  return postmaster === undefined
+    ? undefined
+    : new PostgresCpuMeter(postmaster, database.name, new Set([sampler.backendPid]));
+}
+
+/** The postmaster of the server behind `url`, found through a connection held open meanwhile. */
+async function postmasterOf(url: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    return await findPostmaster(rows[0]!.pid);
+  } finally {
+    await client.end();
+  }
+}
+
+async function probed<T>(probe: LoadProbe, run: () => Promise<T>): Promise<ProbedStep<T>> {
+  await probe.begin();
+  const step = await run();
+  return { step, reading: await probe.end() };
 }
 
 async function measure(
   sizes: Sizes,
-  send: (index: number) => Promise<SendOutcome>,
+  send: Send,
+  probe: LoadProbe,
   log: (message: string) => void,
 ): Promise<Measured> {
   const stepOptions = { send, inFlightMax: sizes.connections * 50, drainMsMax: DRAIN_MS_MAX };
+  const openStep = (ratePerSec: number, durationMs: number) =>
+    probed(probe, () => runOpenModelStep({ ...stepOptions, ratePerSec, durationMs }));
+  const idle = await probed(probe, () => sleep(sizes.idleMs));
+  log(describeIdle(idle.reading));
+  const logOpen = (label: string, probedStep: ProbedStep<StepResult>) => {
+    log(`${label}${describeOpenStep(probedStep.step)}`);
+    log(`  ${describeStalls(probedStep.reading)}`);
+    log(`  ${describeCpu(cpuPerPlacement(probedStep.reading, probedStep.step.ok, idle.reading))}`);
+    log(`  ${describeDatabaseWork(probedStep.reading, probedStep.step.ok)}`);
+  };
+
   const warmup = await runOpenModelStep({
     ...stepOptions,
     ratePerSec: sizes.warmupRatePerSec,
     durationMs: sizes.warmupMs,
   });
-  log(`warm-up: ${describeStep(warmup)}`);
+  log(`warm-up: ${describeOpenStep(warmup)}`);
   let accepted = warmup.ok;
+
   const steps: Measured['steps'] = [];
   for (;;) {
     const rate = nextStepRate(
-      steps.map((s) => ({ ratePerSec: s.result.targetRatePerSec, pass: s.pass })),
+      steps.map((s) => ({ ratePerSec: s.step.targetRatePerSec, pass: s.pass })),
       sizes.ladder,
     );
     if (rate === undefined) break;
-    const step = await runOpenModelStep({ ...stepOptions, ratePerSec: rate, durationMs: sizes.stepMs });
-    accepted += step.ok;
-    const pass = stepPasses(step, PLACEMENT_LIMITS);
-    steps.push({ result: step, pass });
-    log(`${describeStep(step)} ${pass ? 'pass' : 'FAIL'}`);
+    const step = await openStep(rate, sizes.stepMs);
+    accepted += step.step.ok;
+    const pass = stepPasses(step.step, PLACEMENT_LIMITS);
+    steps.push({ ...step, pass });
+    logOpen(pass ? 'pass ' : 'FAIL ', step);
   }
-  const best = bestPassingRate(steps.map((s) => ({ ratePerSec: s.result.targetRatePerSec, pass: s.pass })));
+
+  const probes: ProbedStep<StepResult>[] = [];
+  const tried = steps.map((s) => s.step.targetRatePerSec);
+  for (const rate of sizes.tailProbeRates) {
+    if (tried.some((t) => Math.abs(t - rate) <= rate * PROBE_RATE_TOLERANCE)) continue;
+    const step = await openStep(rate, sizes.stepMs);
+    accepted += step.step.ok;
+    probes.push(step);
+    logOpen('tail probe ', step);
+  }
+
+  const cpuWindow = await openStep(sizes.cpuRatePerSec, sizes.cpuWindowMs);
+  accepted += cpuWindow.step.ok;
+  logOpen('CPU window ', cpuWindow);
+
+  const capacity: Measured['capacity'] = [];
+  let index = 1_000_000;
+  for (;;) {
+    const inFlight = nextInFlight(
+      capacity.map((c) => c.step),
+      sizes.capacity,
+    );
+    if (inFlight === undefined) break;
+    const run = await probed(probe, () =>
+      runClosedLoopStep({
+        inFlight,
+        warmupMs: sizes.capacityWarmupMs,
+        windowMs: sizes.capacityWindowMs,
+        send,
+        firstIndex: index,
+      }),
+    );
+    index = run.step.nextIndex;
+    // The probe's window includes the step's warm-up; CPU per placement uses every answer in it.
+    const step = { step: run.step.step, reading: run.reading, answered: run.step.answered };
+    accepted += step.answered;
+    capacity.push(step);
+    log(`closed loop ${describeCapacityStep(step.step)}`);
+    log(`  ${describeStalls(step.reading)}`);
+  }
+
+  const best = bestPassingRate(steps.map((s) => ({ ratePerSec: s.step.targetRatePerSec, pass: s.pass })));
   let half: StepResult | undefined;
   if (best !== undefined) {
     half = await runOpenModelStep({
@@ -150,9 +354,21 @@ async function measure(
       durationMs: sizes.stepMs,
     });
     accepted += half.ok;
-    log(`half rate: ${describeStep(half)}`);
+    log(`half rate: ${describeOpenStep(half)}`);
   }
-  return { steps, half, accepted, tradesInDatabase: 0, pairs: [] };
+  return {
+    layout: '',
+    pairs: [],
+    steps,
+    probes,
+    cpuWindow,
+    idle: idle.reading,
+    capacity,
+    half,
+    accepted,
+    tradesInDatabase: 0,
+    postgresVisible: false,
+  };
 }
 
 function placementSender(
@@ -160,7 +376,7 @@ function placementSender(
   tokens: readonly string[],
   pairs: readonly string[],
   log: (message: string) => void,
-): (index: number) => Promise<SendOutcome> {
+): Send {
   const headers = tokens.map((token) => ({
     authorization: `Bearer ${token}`,
     'content-type': 'application/json',
@@ -209,10 +425,7 @@ function placementSender(
  * Placement needs a recent tick of its pair; the feed starts with the platform. Resolves with the
  * number of trades placed while checking.
  */
-async function waitForPrices(
-  send: (index: number) => Promise<SendOutcome>,
-  pairCount: number,
-): Promise<number> {
+async function waitForPrices(send: Send, pairCount: number): Promise<number> {
   const deadline = Date.now() + PRICES_TIMEOUT_MS;
   let index = 0;
   let streak = 0;
@@ -243,14 +456,15 @@ async function countTrades(database: BenchDatabase): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-async function pgbenchReference(
-  context: BenchContext,
-  sizes: Sizes,
-): Promise<{ result: PgbenchResult | null; note: string }> {
+async function pgbenchReference(context: BenchContext, sizes: Sizes): Promise<Reference> {
   const { env, log } = context;
-  if (!env.pgbench) return { result: null, note: 'pgbench not installed: no reference' };
+  if (!env.pgbench)
+    return { result: null, note: 'pgbench not installed: no reference', postgresUsPerTx: null };
   const empty = await env.createEmptyDatabase();
   try {
+    let meter: PostgresCpuMeter | undefined;
+    let cpuSeconds: number | undefined;
+    let before: PostgresCpuSnapshot | undefined;
     const result = await runPgbench({
       pgbench: env.pgbench,
       url: empty.url,
@@ -258,63 +472,106 @@ async function pgbenchReference(
       clients: sizes.connections,
       threads: 2,
       durationSec: sizes.pgbenchSec,
+      async beforeRun() {
+        const postmaster = await postmasterOf(empty.url);
+        if (postmaster === undefined) return;
+        meter = new PostgresCpuMeter(postmaster, empty.name);
+        before = await meter.snapshot();
+      },
+      async afterRun() {
+        if (!meter || !before) return;
+        const used = postgresCpuBetween(before, await meter.snapshot());
+        cpuSeconds = used.total - used.harness;
+      },
     });
-    log(`pgbench: ${result.tps.toFixed(0)} tps, latency average ${result.latencyAverageMs ?? '?'} ms`);
+    // CPU per transaction: the server's whole CPU over the run (pgbench's own connections and the
+    // WAL writer), divided by the transactions pgbench counted.
+    const transactions = result.transactions ?? result.tps * sizes.pgbenchSec;
+    const postgresUsPerTx =
+      cpuSeconds !== undefined && transactions > 0 ? Math.round((cpuSeconds * 1e6) / transactions) : null;
+    log(
+      `pgbench: ${result.tps.toFixed(0)} tps, latency average ${result.latencyAverageMs ?? '?'} ms, ` +
+        `PostgreSQL ${postgresUsPerTx ?? '?'} µs CPU per transaction`,
+    );
     return {
       result,
+      postgresUsPerTx,
       note: `pgbench -i -s ${sizes.pgbenchScale}; pgbench -c ${sizes.connections} -j 2 -T ${sizes.pgbenchSec} -M prepared (TPC-B-like), same server, fresh database`,
     };
   } catch (error) {
     log(`pgbench failed: ${(error as Error).message}`);
-    return { result: null, note: `pgbench failed: ${(error as Error).message.slice(0, 200)}` };
+    return {
+      result: null,
+      postgresUsPerTx: null,
+      note: `pgbench failed: ${(error as Error).message.slice(0, 200)}`,
+    };
   } finally {
     await empty.drop();
   }
 }
 
-function describeStep(step: StepResult): string {
-  return (
-    `${step.targetRatePerSec}/s: achieved ${step.achievedRatePerSec.toFixed(0)}/s, ` +
-    `p50 ${step.p50Ms.toFixed(1)} ms, p99 ${step.p99Ms.toFixed(1)} ms, errors ${step.errorPct.toFixed(2)}%` +
-    (step.errors > 0 ? ` ${JSON.stringify(step.errorKinds)}` : '') +
-    `, send lag p99 ${step.sendLagP99Ms.toFixed(1)} ms`
-  );
+type Setup = Record<string, string | number | boolean | null>;
+
+function round1(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+function addCpu(setup: Setup, prefix: string, cpu: CpuPerPlacement): void {
+  setup[`${prefix}platform_us_per_placement`] = cpu.platformUs;
+  setup[`${prefix}postgres_us_per_placement`] = cpu.postgresUs;
+  if (cpu.netOfIdle) {
+    setup[`${prefix}net_of_idle_us_per_placement`] =
+      `platform ${cpu.netOfIdle.platformUs}, PostgreSQL ${cpu.netOfIdle.postgresUs ?? '?'}`;
+  }
+  setup[`${prefix}postgres_backends_us_per_placement`] = cpu.postgresBackendsUs;
+  setup[`${prefix}generator_us_per_placement`] = cpu.generatorUs;
+  setup[`${prefix}core_pct`] =
+    `platform ${cpu.platformCorePct}%, PostgreSQL ${cpu.postgresCorePct ?? '?'}%, generator ${cpu.generatorCorePct}% (of one core; ${os.cpus().length} cores)`;
+  if (Object.keys(cpu.perProcessUs).length > 1) {
+    setup[`${prefix}per_process_us`] = Object.entries(cpu.perProcessUs)
+      .map(([name, us]) => `${name} ${us}`)
+      .join(', ');
+  }
 }
 
 function result(
   context: BenchContext,
   sizes: Sizes,
+  name: 'placement' | 'placement-distributed',
   measured: Measured,
-  reference: { result: PgbenchResult | null; note: string },
+  reference: Reference,
 ): BenchResult {
-  const passing = measured.steps.filter((s) => s.pass);
+  const passing = measured.steps.filter((s) => s.pass).map((s) => s.step);
   const best = passing.reduce<StepResult | undefined>(
-    (a, s) => (!a || s.result.targetRatePerSec > a.targetRatePerSec ? s.result : a),
+    (a, s) => (!a || s.targetRatePerSec > a.targetRatePerSec ? s : a),
     undefined,
   );
   const value = best ? Math.round(best.achievedRatePerSec) : 0;
   const tps = reference.result?.tps ?? null;
   const ratio = tps ? Math.round((value / tps) * 100) / 100 : null;
-  const setup: Record<string, string | number | boolean | null> = {
-    platform:
-      'npm start (services/platform/src/main.ts) in a child process, memory bus, DB_POOL_MAX default (10)',
+  const setup: Setup = {
+    layout: measured.layout,
     clients: `${sizes.connections} HTTP connections; pgbench gets as many clients`,
-    load_generator: `undici Pool, ${sizes.connections} connections, no pipelining, open model: fixed arrival times, latency from the scheduled send (no coordinated omission); shares the ${os.cpus().length} cores with the platform and PostgreSQL`,
+    load_generator: `undici Pool, ${sizes.connections} connections, no pipelining, in the benchmark's own process; open model: fixed arrival times, latency from the scheduled send (no coordinated omission); shares the ${os.cpus().length} cores with the platform and PostgreSQL`,
     users: sizes.users,
     pairs: `${measured.pairs.join(' ')} (UP and DOWN alternating)`,
     trade: `demo, $${STAKE_DOLLARS}, ${TRADE_DURATION_SEC} s (nothing settles during the run)`,
     warmup: `${sizes.warmupMs / 1000} s at ${sizes.warmupRatePerSec}/s, not counted`,
     step_duration_s: sizes.stepMs / 1000,
     pass_rule: `p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms and errors < ${PLACEMENT_LIMITS.errorPctBelow}%`,
-    rates_tried: measured.steps.map((s) => s.result.targetRatePerSec).join(', '),
+    rates_tried: measured.steps.map((s) => s.step.targetRatePerSec).join(', '),
   };
-  for (const step of measured.steps) {
-    setup[`step_${step.result.targetRatePerSec}`] =
-      `${describeStep(step.result)} (${step.pass ? 'pass' : 'fail'})`;
+  for (const { step, reading, pass } of measured.steps) {
+    setup[`step_${step.targetRatePerSec}`] = `${describeOpenStep(step)} (${pass ? 'pass' : 'fail'})`;
+    setup[`step_${step.targetRatePerSec}_where`] = describeStalls(reading);
+  }
+  for (const { step, reading } of measured.probes) {
+    setup[`tail_probe_${step.targetRatePerSec}`] = describeOpenStep(step);
+    setup[`tail_probe_${step.targetRatePerSec}_where`] = describeStalls(reading);
   }
   if (!best) {
     const top = measured.steps.reduce<StepResult | undefined>(
-      (a, s) => (!a || s.result.achievedRatePerSec > a.achievedRatePerSec ? s.result : a),
+      (a, s) => (!a || s.step.achievedRatePerSec > a.achievedRatePerSec ? s.step : a),
       undefined,
     );
     setup.best_achieved_per_s = top ? Math.round(top.achievedRatePerSec) : null;
@@ -323,15 +580,42 @@ function result(
   setup.half_rate_per_s = measured.half?.targetRatePerSec ?? null;
   setup.half_rate_p50_ms = measured.half ? round1(measured.half.p50Ms) : null;
   setup.half_rate_p99_ms = measured.half ? round1(measured.half.p99Ms) : null;
+
+  setup.idle = describeIdle(measured.idle);
+  if (measured.cpuWindow) {
+    const { step, reading } = measured.cpuWindow;
+    setup.cpu_window = `open model at ${step.targetRatePerSec}/s for ${round1(reading.wallSeconds)} s: ${step.ok} placements, p99 ${round1(step.p99Ms)} ms`;
+    addCpu(setup, 'cpu_', cpuPerPlacement(reading, step.ok, measured.idle));
+    setup.cpu_window_database_work = describeDatabaseWork(reading, step.ok) || null;
+    setup.cpu_postgres_by_kind = reading.postgres
+      ? Object.entries(reading.postgres)
+          .filter(([kind]) => kind !== 'total')
+          .map(([kind, seconds]) => `${kind} ${Math.round((seconds * 1e6) / Math.max(1, step.ok))} µs`)
+          .join(', ')
+      : 'PostgreSQL not visible from here';
+  }
+
+  const top = capacityStep(measured.capacity.map((c) => c.step));
+  setup.capacity_per_s = top ? Math.round(top.throughputPerSec) : null;
+  setup.capacity_in_flight = top?.inFlight ?? null;
+  setup.capacity_p50_ms = top ? round1(top.p50Ms) : null;
+  setup.capacity_p99_ms = top ? round1(top.p99Ms) : null;
+  setup.capacity_steps = measured.capacity.map((c) => describeCapacityStep(c.step)).join('; ');
+  const atCapacity = measured.capacity.find((c) => c.step === top);
+  if (atCapacity) {
+    addCpu(setup, 'capacity_cpu_', cpuPerPlacement(atCapacity.reading, atCapacity.answered, measured.idle));
+  }
+
   setup.accepted_responses = measured.accepted;
   setup.trades_in_database = measured.tradesInDatabase;
   setup.reference = reference.note;
   setup.pgbench_latency_avg_ms = reference.result?.latencyAverageMs ?? null;
+  setup.pgbench_postgres_us_per_tx = reference.postgresUsPerTx;
   setup.ratio_is = 'placements/s ÷ pgbench tps';
   setup.synchronous_commit = context.env.server.synchronous_commit ?? 'unknown';
   setup.fsync = context.env.server.fsync ?? 'unknown';
   return {
-    name: 'placement',
+    name,
     value,
     unit: 'placements/s',
     goal: `>= ${GOAL_RATE_PER_SEC} placements/s at p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms, ratio >= ${GOAL_RATIO.toFixed(1)}`,
@@ -343,6 +627,16 @@ function result(
   };
 }
 
-function round1(value: number): number {
-  return Math.round(value * 10) / 10;
+function notRun(reason: string, reference: Reference): BenchResult {
+  return {
+    name: 'placement-distributed',
+    value: 0,
+    unit: 'placements/s',
+    goal: `>= ${GOAL_RATE_PER_SEC} placements/s at p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms, ratio >= ${GOAL_RATIO.toFixed(1)}`,
+    reference_name: reference.result ? 'pgbench TPC-B tps' : null,
+    reference_value: reference.result ? Math.round(reference.result.tps) : null,
+    ratio: null,
+    pass: false,
+    setup: { not_measured: reason },
+  };
 }

@@ -12,6 +12,7 @@ import {
   type DbHandle,
   type EmbeddedPostgres,
 } from '@updown/runtime';
+import { allMigrations } from '@updown/platform/migrations';
 
 /**
  * The PostgreSQL server every benchmark and its reference share: `BENCH_DATABASE_URL` when set,
@@ -98,7 +99,7 @@ export async function openBenchEnvironment(log: (message: string) => void): Prom
   await adminQuery(serverUrl, `drop database if exists ${template}`);
   await adminQuery(serverUrl, `create database ${template}`);
   const handle = createDb(`${serverUrl}/${template}`, { max: 2 });
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle.db, allMigrations);
   await handle.close();
   const created: string[] = [];
   let counter = 0;

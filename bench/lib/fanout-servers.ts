@@ -13,6 +13,7 @@ import { createEvent, eventTopics } from '@updown/schemas';
  * the tick's pair, serialised once per tick — the least any WebSocket fan-out in Node can do.
  */
 
+/** A tick as the WebSocket sends it (`ts`: Unix epoch milliseconds, the message's name for it). */
 export interface Tick {
   readonly pair: string;
   readonly price: number;
@@ -74,7 +75,15 @@ export async function startGatewayFanout(db: Kysely<Database>, clientsMax: numbe
   return {
     url: `ws://127.0.0.1:${gateway.port}/api/market/ws`,
     publish: (tick) =>
-      bus.publish('market.ticks.v1', tick.pair, createEvent('market.ticks.v1', tick, { producer: 'bench' })),
+      bus.publish(
+        'market.ticks.v1',
+        tick.pair,
+        createEvent(
+          'market.ticks.v1',
+          { pair: tick.pair, price: tick.price, atMs: tick.ts },
+          { producer: 'bench' },
+        ),
+      ),
     clients: () => metricTotal(registry, 'updown_ws_clients'),
     dropped: () => metricTotal(registry, 'updown_ws_messages_dropped_total'),
     async close() {

@@ -86,6 +86,26 @@ describe('runOpenModelStep', () => {
     expect(result.p50Ms).toBeGreaterThanOrEqual(5);
     expect(result.p99Ms).toBeGreaterThanOrEqual(25);
     expect(result.sendLagP99Ms).toBe(result.p99Ms);
+    expect(result.slowMs).toBe(25);
+    const over = async (slowMs: number) =>
+      (
+        await runOpenModelStep({
+          ratePerSec: 100,
+          durationMs: 1_000,
+          inFlightMax: 1_000,
+          drainMsMax: 1_000,
+          clock: fakeClock(25),
+          send: async () => 'ok',
+          slowMs,
+        })
+      ).slowPct;
+    // Every answer but the first (sent at once) is at least 5 ms late, some more than 15 ms, none
+    // more than 40 ms.
+    expect(await over(1)).toBe(99);
+    const some = await over(15);
+    expect(some).toBeGreaterThan(0);
+    expect(some).toBeLessThan(100);
+    expect(await over(40)).toBe(0);
   });
 
   it('reports zero latency for answers in the same instant when the generator keeps time', async () => {
@@ -97,7 +117,7 @@ describe('runOpenModelStep', () => {
       clock: fakeClock(0),
       send: async () => 'ok',
     });
-    expect(result).toMatchObject({ arrivals: 20, ok: 20, p50Ms: 0, p99Ms: 0, sendLagP99Ms: 0 });
+    expect(result).toMatchObject({ arrivals: 20, ok: 20, p50Ms: 0, p99Ms: 0, sendLagP99Ms: 0, slowPct: 0 });
   });
 
   it('counts failures by kind, backlog beyond the cap, and answers that never came', async () => {

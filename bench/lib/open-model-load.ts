@@ -41,6 +41,8 @@ export interface StepOptions {
   readonly inFlightMax: number;
   /** Longest wait after the last arrival for outstanding requests; those still open count as errors. */
   readonly drainMsMax: number;
+  /** Answers slower than this count in `slowPct` (default 25 ms, a bucket bound of the server's histogram). */
+  readonly slowMs?: number;
   /** Monotonic time and waiting; tests pass a fake to check the arithmetic without real time. */
   readonly clock?: StepClock;
 }
@@ -69,6 +71,9 @@ export interface StepResult {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly maxMs: number;
+  /** Share of successful answers slower than `slowMs`, in percent. */
+  readonly slowPct: number;
+  readonly slowMs: number;
   /** 99th percentile of how late the generator itself sent a request: high means it was the bottleneck. */
   readonly sendLagP99Ms: number;
   /** Error labels and their counts, most frequent first. */
@@ -76,6 +81,7 @@ export interface StepResult {
 }
 
 const SKIPPED_BACKLOG = 'backlog';
+const SLOW_MS_DEFAULT = 25;
 const DRAIN_POLL_MS = 5;
 const THREW = 'send threw';
 const UNFINISHED = 'unfinished';
@@ -128,6 +134,9 @@ export async function runOpenModelStep(options: StepOptions): Promise<StepResult
 
   const sorted = latenciesMs.slice(0, ok).sort();
   const lags = sendLagsMs.slice(0, sent).sort();
+  const slowMs = options.slowMs ?? SLOW_MS_DEFAULT;
+  let slow = 0;
+  for (let i = sorted.length - 1; i >= 0 && sorted[i]! > slowMs; i--) slow++;
   const errors = total - ok;
   const spanMs = Math.max(durationMs, lastAnswerAt - start);
   return {
@@ -140,6 +149,8 @@ export async function runOpenModelStep(options: StepOptions): Promise<StepResult
     p50Ms: percentile(sorted, 50),
     p99Ms: percentile(sorted, 99),
     maxMs: sorted.length > 0 ? sorted[sorted.length - 1]! : Number.NaN,
+    slowPct: ok > 0 ? (slow / ok) * 100 : 0,
+    slowMs,
     sendLagP99Ms: percentile(lags, 99),
     errorKinds: Object.fromEntries([...errorKinds].sort((a, b) => b[1] - a[1])),
   };

@@ -19,7 +19,12 @@ tps = 733.842710 (without initial connection time)
 
 describe('parsePgbenchOutput', () => {
   it('reads tps, average latency and failures', () => {
-    expect(parsePgbenchOutput(PGBENCH_15)).toEqual({ tps: 733.84271, latencyAverageMs: 87.212, failed: 0 });
+    expect(parsePgbenchOutput(PGBENCH_15)).toEqual({
+      tps: 733.84271,
+      transactions: 7302,
+      latencyAverageMs: 87.212,
+      failed: 0,
+    });
   });
 
   it('reads the tps of older formats without the connection-time note', () => {

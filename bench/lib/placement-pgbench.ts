@@ -17,10 +17,15 @@ export interface PgbenchOptions {
   readonly clients: number;
   readonly threads: number;
   readonly durationSec: number;
+  /** Called after initialisation, right before the measured run, and right after it (CPU meters). */
+  readonly beforeRun?: () => Promise<void>;
+  readonly afterRun?: () => Promise<void>;
 }
 
 export interface PgbenchResult {
   readonly tps: number;
+  /** Transactions processed, when pgbench printed the count. */
+  readonly transactions: number | null;
   readonly latencyAverageMs: number | null;
   readonly failed: number | null;
 }
@@ -31,6 +36,7 @@ const PGBENCH_SLACK_MS = 120_000;
 export async function runPgbench(options: PgbenchOptions): Promise<PgbenchResult> {
   const timeout = options.durationSec * 1000 + PGBENCH_SLACK_MS;
   await run(options.pgbench, ['-i', '-q', '-s', String(options.scale), options.url], { timeout });
+  await options.beforeRun?.();
   const { stdout } = await run(
     options.pgbench,
     [
@@ -46,6 +52,7 @@ export async function runPgbench(options: PgbenchOptions): Promise<PgbenchResult
     ],
     { timeout },
   );
+  await options.afterRun?.();
   return parsePgbenchOutput(stdout);
 }
 
@@ -56,8 +63,10 @@ export function parsePgbenchOutput(stdout: string): PgbenchResult {
   if (!tps) throw new Error(`pgbench printed no tps line:\n${stdout}`);
   const latency = /^latency average = ([\d.]+) ms/m.exec(stdout);
   const failed = /^number of failed transactions: (\d+)/m.exec(stdout);
+  const processed = /^number of transactions actually processed: (\d+)/m.exec(stdout);
   return {
     tps: Number(tps[1]),
+    transactions: processed ? Number(processed[1]) : null,
     latencyAverageMs: latency ? Number(latency[1]) : null,
     failed: failed ? Number(failed[1]) : null,
   };

@@ -33,7 +33,7 @@ describe('the expiry storm seed', () => {
     expect(seeded.pairs).toHaveLength(6);
     const trades = await sql<{ pending: number; pairs: number; min: number; max: number; users: number }>`
       select count(*) filter (where status = 'pending')::int as pending, count(distinct pair)::int as pairs,
-             min(expiry_ts) as min, max(expiry_ts) as max, count(distinct user_id)::int as users
+             min(expiry_at_ms) as min, max(expiry_at_ms) as max, count(distinct user_id)::int as users
       from trades`.execute(database.db);
     expect(trades.rows[0]).toEqual({
       pending: 1_200,

@@ -132,13 +132,13 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
     if (role.rows[0]?.superuser) await sql`set local session_replication_role = replica`.execute(trx);
 
     await sql`
-      insert into market_ticks (pair, ts, price)
-      select p.symbol, g.ts,
-             coalesce(p.reference_price, 100) * (1 + 0.002 * sin(g.ts / 9000.0 + p.sort_order))
+      insert into market_ticks (pair, at_ms, price)
+      select p.symbol, g.at_ms,
+             coalesce(p.reference_price, 100) * (1 + 0.002 * sin(g.at_ms / 9000.0 + p.sort_order))
       from market_pairs p
-      cross join generate_series(${historyFromMs}::bigint, ${spec.expiryFromMs}::bigint, ${spec.tickIntervalMs}::bigint) as g (ts)
+      cross join generate_series(${historyFromMs}::bigint, ${spec.expiryFromMs}::bigint, ${spec.tickIntervalMs}::bigint) as g (at_ms)
       where p.symbol = any(${pairs}::text[])
-      order by g.ts, p.symbol`.execute(trx);
+      order by g.at_ms, p.symbol`.execute(trx);
 
     await sql`
       insert into users (id, email, name, password_hash, created_at, updated_at)
@@ -154,7 +154,7 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
     // numbers the trades in acceptance order: the order their stakes would have been written.
     await sql`
       create temporary table storm_trades on commit drop as
-      select *, row_number() over (order by expiry_ts, n) as seq
+      select *, row_number() over (order by expiry_at_ms, n) as seq
       from (
         select gen_random_uuid() as id,
                (${userIds}::uuid[])[g % ${spec.users} + 1] as user_id,
@@ -162,21 +162,21 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
                case when (g / ${spec.pairs}) % 2 = 0 then 'UP' else 'DOWN' end as direction,
                case when (g / ${spec.pairs}) % ${spec.realEvery} = 0 then 'real' else 'demo' end as account_type,
                ${SEED_STAKE_CENTS_MIN} + (g * 7919) % ${SEED_STAKE_CENTS_SPAN} as amount_cents,
-               ${spec.expiryFromMs}::bigint + (g * 7877) % ${spec.expirySpreadMs} as expiry_ts,
+               ${spec.expiryFromMs}::bigint + (g * 7877) % ${spec.expirySpreadMs} as expiry_at_ms,
                g as n
         from generate_series(0::bigint, ${spec.trades - 1}::bigint) as g
       ) t`.execute(trx);
     await sql`
       insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
-                          stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_ts, accepted_at,
-                          expiry_ts, created_at)
+                          stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms, accepted_at_ms,
+                          expiry_at_ms, created_at)
       select t.id, t.user_id, t.pair, t.direction, t.account_type, t.amount_cents, t.amount_cents, 0,
-             p.payout_pct, ${spec.durationSec}, m.price, m.ts, t.expiry_ts - ${spec.durationSec * 1000},
-             t.expiry_ts, to_timestamp((t.expiry_ts - ${spec.durationSec * 1000}) / 1000.0)
+             p.payout_pct, ${spec.durationSec}, m.price, m.at_ms, t.expiry_at_ms - ${spec.durationSec * 1000},
+             t.expiry_at_ms, to_timestamp((t.expiry_at_ms - ${spec.durationSec * 1000}) / 1000.0)
       from storm_trades t
       join market_pairs p on p.symbol = t.pair
       join market_ticks m on m.pair = t.pair
-        and m.ts = (t.expiry_ts - ${spec.durationSec * 1000}) / ${spec.tickIntervalMs} * ${spec.tickIntervalMs}`.execute(
+        and m.at_ms = (t.expiry_at_ms - ${spec.durationSec * 1000}) / ${spec.tickIntervalMs} * ${spec.tickIntervalMs}`.execute(
       trx,
     );
 
@@ -196,7 +196,7 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
              encode(sha256(convert_to(format('["trade_stake",[["user:%s:%s",%s],["user:%s:%s_in_play",%s]]]',
                t.user_id, t.account_type, -t.amount_cents, t.user_id, t.account_type, t.amount_cents), 'UTF8')), 'hex'),
              jsonb_build_object('tradeId', t.id),
-             to_timestamp((t.expiry_ts - ${spec.durationSec * 1000}) / 1000.0)
+             to_timestamp((t.expiry_at_ms - ${spec.durationSec * 1000}) / 1000.0)
       from storm_trades t`.execute(trx);
     await sql`select setval(pg_get_serial_sequence('ledger_entries', 'id'), (select max(id) from ledger_entries))`.execute(
       trx,
@@ -216,7 +216,7 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
         select ${fundingCount}::bigint + t.seq, s.side,
                'user:' || t.user_id || ':' || t.account_type || case s.side when 0 then '' else '_in_play' end,
                case s.side when 0 then -t.amount_cents else t.amount_cents end,
-               to_timestamp((t.expiry_ts - ${spec.durationSec * 1000}) / 1000.0)
+               to_timestamp((t.expiry_at_ms - ${spec.durationSec * 1000}) / 1000.0)
         from storm_trades t cross join (values (0), (1)) as s (side)
       ),
       resolved as (

@@ -8,8 +8,11 @@ import type { BenchEnvironment } from './environment';
 
 export type BenchName = 'placement' | 'expiry-storm' | 'fan-out' | 'ledger' | 'memory' | 'soak';
 
+/** A row of the report: a benchmark's name, or one of the extra rows a benchmark adds. */
+export type ResultName = BenchName | 'placement-distributed';
+
 export interface BenchResult {
-  readonly name: BenchName;
+  readonly name: ResultName;
   /** The headline figure, in `unit`. */
   readonly value: number;
   readonly unit: string;
@@ -42,5 +45,6 @@ export interface Benchmark {
   readonly name: BenchName;
   /** Runs by `npm run bench` with no name; `soak` takes ten minutes and only runs when named. */
   readonly inDefaultRun: boolean;
-  run(context: BenchContext): Promise<BenchResult>;
+  /** One result, or several rows (placement adds its distributed layout as a second row). */
+  run(context: BenchContext): Promise<BenchResult | readonly BenchResult[]>;
 }
