@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { someoneWaitsForALock } from '@updown/runtime/testing';
 import { transfer, userAccountCode, verifyLedger } from '@updown/wallet';
 import { settleBatch } from './settle-batch';
-import { createHarness, waitFor, type Harness } from './testing/harness';
+import { createHarness, type Harness } from './testing/harness';
 
 /**
  * Settlement's lock order against the wallet's bonus commands, checked step by step rather than by
@@ -46,16 +47,6 @@ async function giveBonus(
   return id;
 }
 
-/** Resolves once some session of the test database waits for a row lock. */
-async function someoneWaitsForALock(): Promise<void> {
-  await waitFor(async () => {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db);
-    return rows[0]!.n > 0;
-  }, 'a session waiting for a lock');
-}
-
 describe('settlement and a bonus cancel of the same user', () => {
   it('waits for the bonus row before locking ledger accounts, so the cancel goes through first', async () => {
     const user = await h.newUser({ bonus: 10_000 });
@@ -90,7 +81,7 @@ describe('settlement and a bonus cancel of the same user', () => {
         now: h.clock.now(),
         producer: 'test',
       });
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(h.db);
       // `nowait`: if settlement held the account, this fails at once instead of deadlocking.
       await sql`select id from ledger_accounts where code = ${userAccountCode(user, 'bonus')} for update nowait`.execute(
         trx,

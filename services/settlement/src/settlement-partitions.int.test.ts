@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { someoneWaitsForALock } from '@updown/runtime/testing';
 import { ownerShard, verifyLedger } from '@updown/wallet';
 import { settleBatch } from './settle-batch';
-import { createHarness, pendingCount, seedTrades, T0, waitFor, type Harness } from './testing/harness';
+import { createHarness, pendingCount, seedTrades, T0, type Harness } from './testing/harness';
 
 /**
  * Owner shares settle side by side: a batch of one share locks only its own trades, user accounts
@@ -21,15 +22,6 @@ afterAll(async () => {
 });
 
 const PAIR = 'GBPUSD';
-
-async function someoneWaitsForALock(): Promise<void> {
-  await waitFor(async () => {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(h.db);
-    return rows[0]!.n > 0;
-  }, 'a session waiting for a lock');
-}
 
 describe('settlement in owner shares', () => {
   it('settles one share while every row of the other is locked, and each trade once', async () => {
@@ -73,7 +65,7 @@ describe('settlement in owner shares', () => {
       expect(new Set(share1.settled.map((t) => t.tradeId)).size).toBe(share1.settled.length);
       settled1 = share1.settled.length;
       share0 = settleBatch(h.db, command(0));
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(h.db);
     });
     const result0 = await share0!;
     expect(result0.settled.length + settled1).toBe(600);

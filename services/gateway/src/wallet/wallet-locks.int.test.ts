@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { createTestDatabase, someoneWaitsForALock, type TestDatabase } from '@updown/runtime/testing';
 import { lockWallets, userAccountCode, verifyLedger } from '@updown/wallet';
 import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
 
@@ -22,18 +22,6 @@ afterAll(async () => {
   await h.t.close();
   await database.drop();
 });
-
-async function someoneWaitsForALock(): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { rows } = await sql<{ n: number }>`
-      select count(*)::int as n from pg_stat_activity
-      where datname = current_database() and wait_event_type = 'Lock'`.execute(database.db);
-    if (rows[0]!.n > 0) return;
-    if (Date.now() > deadline) throw new Error('no session waited for a lock');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe('wallet command locks', () => {
   it('hold the user’s wallet against other wallet commands only, not against foreign-key checks', async () => {
@@ -69,7 +57,7 @@ describe('wallet command locks', () => {
         .execute();
       expect(held).toHaveLength(1);
       withdrawal = h.call('POST', '/api/wallet/withdraw', me.token, { amount: 30 });
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(database.db);
       // Settlement's next step: the user's cash account. Free, so the two cannot wait on each other.
       await sql`select id from ledger_accounts where code = ${userAccountCode(me.id, 'real')} for update nowait`.execute(
         trx,
@@ -89,7 +77,7 @@ describe('wallet command locks', () => {
     await database.db.transaction().execute(async (trx) => {
       await sql`select id from ledger_accounts where code like 'bonus_pool%' for update`.execute(trx);
       deposit = h.call('POST', '/api/wallet/deposit', me.token, { amount: 100 });
-      await someoneWaitsForALock();
+      await someoneWaitsForALock(database.db);
       // Settlement's next step: this user's cash account. Posting the deposit before the bonus held
       // it here while waiting for the shard: a cycle. In id order the deposit waits before it.
       await sql`select id from ledger_accounts where code = ${userAccountCode(me.id, 'real')} for update nowait`.execute(

@@ -4,3 +4,4 @@ export { waitFor } from '../bus/testing/wait-for';
 export { startMokapi, mokapiIsolation, type MokapiBroker } from '../bus/testing/mokapi';
 export { dockerEngineAnswers } from '../bus/testing/docker';
 export { memoryBus } from './memory-bus';
+export { someoneWaitsForALock } from './lock-wait';
