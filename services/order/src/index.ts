@@ -18,9 +18,9 @@ export {
 export {
   createHttpOrderPort,
   ORDER_CALL_TIMEOUT_MS_DEFAULT,
-  OrderServiceUnavailable,
   type HttpOrderPortOptions,
 } from './http/order-client';
+export { OrderServiceUnavailable } from './order-unavailable';
 export { buildOrderApp, type OrderAppDeps } from './http/order-app';
 export {
   DEV_SERVICE_TOKEN,

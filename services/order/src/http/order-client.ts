@@ -1,5 +1,6 @@
 import { DomainError } from '@updown/runtime';
 import type { OrderPort } from '../index';
+import { OrderServiceUnavailable } from '../order-unavailable';
 import type { PlaceTradeRequest, PlaceTradeResult } from '../trades/place-trade.handler';
 import {
   DOMAIN_REFUSAL_STATUS,
@@ -19,13 +20,6 @@ export interface HttpOrderPortOptions {
 }
 
 export const ORDER_CALL_TIMEOUT_MS_DEFAULT = 5_000;
-
-/** Raised when the order service cannot be reached or fails: the trader may retry (with the same key). */
-export class OrderServiceUnavailable extends DomainError {
-  constructor() {
-    super('ORDER_UNAVAILABLE', 'Trading is temporarily unavailable, please try again', 503);
-  }
-}
 
 /**
  * The gateway's side of the seam when the order service runs in its own process: the same

@@ -21,6 +21,7 @@ import {
   type PlacementTerms,
 } from './place-batch.domain';
 import type { AcceptedTrade, AccountType, Direction } from './place-trade.domain';
+import { OrderServiceUnavailable } from '../order-unavailable';
 import { createBatcher, type Settled } from './placement-batcher';
 import {
   findTradesByIdempotencyKeys,
@@ -54,6 +55,13 @@ export interface PlaceTradeResult {
 /** Most placements committed in one transaction unless `batchMax` says otherwise. */
 export const PLACEMENT_BATCH_MAX_DEFAULT = 200;
 
+/**
+ * Most placements waiting for a batch unless `queueMax` says otherwise: ten full batches, under a
+ * second of work at the closed-loop capacity `bench/README.md` measures. Beyond it a placement is
+ * refused at once with 503 `ORDER_UNAVAILABLE`, which a trader may retry with the same key.
+ */
+export const PLACEMENT_QUEUE_MAX_DEFAULT = 2_000;
+
 export interface PlaceTradeDeps {
   readonly db: Kysely<Database>;
   readonly prices: PriceSource;
@@ -62,12 +70,15 @@ export interface PlaceTradeDeps {
   readonly onCommitted?: () => void;
   readonly producer?: string;
   /**
-   * Where `updown_trades_placed_total{pair, account}`, `updown_placement_batch_size` and
-   * `updown_placement_batch_fallbacks_total` are registered; omitted in tests that do not look.
+   * Where `updown_trades_placed_total{pair, account}`, `updown_placement_batch_size`,
+   * `updown_placement_batch_fallbacks_total` and `updown_placement_queue_full_total` are
+   * registered; omitted in tests that do not look.
    */
   readonly registry?: Registry;
   /** Most placements in one transaction (default `PLACEMENT_BATCH_MAX_DEFAULT`). */
   readonly batchMax?: number;
+  /** Most placements waiting for a batch (default `PLACEMENT_QUEUE_MAX_DEFAULT`). */
+  readonly queueMax?: number;
 }
 
 /**
@@ -89,6 +100,11 @@ export function createPlaceTrade(
   const metrics = placementMetrics(deps.registry);
   return createBatcher<PlaceTradeRequest, PlaceTradeResult>({
     batchMax: deps.batchMax ?? PLACEMENT_BATCH_MAX_DEFAULT,
+    queueMax: deps.queueMax ?? PLACEMENT_QUEUE_MAX_DEFAULT,
+    queueFull: () => {
+      metrics.queueFull?.inc();
+      return new OrderServiceUnavailable();
+    },
     run: async (requests) => {
       const outcomes = await placeBatch(deps, producer, requests);
       let placed = 0;
@@ -321,6 +337,11 @@ function placementMetrics(registry: Registry | undefined) {
     fallbacks: new Counter({
       name: 'updown_placement_batch_fallbacks_total',
       help: 'Batches that failed as a whole and were placed again one placement at a time',
+      registers: [registry],
+    }),
+    queueFull: new Counter({
+      name: 'updown_placement_queue_full_total',
+      help: 'Placements refused at once (503) because the queue waiting for a batch was full',
       registers: [registry],
     }),
   };

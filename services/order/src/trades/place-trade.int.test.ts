@@ -166,6 +166,24 @@ describe('a placement', () => {
     expect(transactions).toBe(2);
     expect(await batches(registry)).toEqual({ count: 2, placements: 4 });
   });
+
+  it('is refused at once with 503 when queueMax placements already wait, and moves nothing', async () => {
+    const userId = await trader({ real: 10_000 });
+    const { place, registry } = placer({ queueMax: 2 });
+    // One synchronous turn: all three wait for the batch the microtask starts; the third finds two.
+    const results = [place(request(userId, 100)), place(request(userId, 200)), place(request(userId, 300))];
+    const settled = await Promise.allSettled(results);
+    expect(await answers(results)).toEqual([
+      '100+0',
+      '200+0',
+      'ORDER_UNAVAILABLE: Trading is temporarily unavailable, please try again',
+    ]);
+    expect(settled[2]).toMatchObject({ status: 'rejected', reason: { status: 503 } });
+    expect(await metricValue(registry, 'updown_placement_queue_full_total')).toBe(1);
+    expect(await getUserBalances(database.db, userId)).toMatchObject({ real: 9_700, real_in_play: 300 });
+    // Once the queue has drained, placements are taken again.
+    expect(await answers([place(request(userId, 400))])).toEqual(['400+0']);
+  });
 });
 
 describe('a batch of placements', () => {

@@ -152,6 +152,29 @@ describe('createBatcher', () => {
     await expect(hook('a')).rejects.toThrow('metrics down');
   });
 
+  it('refuses at once, without running it, a request that finds queueMax requests waiting', async () => {
+    const runner = manualRunner();
+    const place = batcher({ run: runner.run, queueMax: 2, queueFull: () => new Error('queue full') });
+    const inFlight = place('a');
+    await flush();
+    const waiting = ['b', 'c'].map(place);
+    await expect(place('d')).rejects.toThrow('queue full');
+    await runner.completeNext();
+    expect(runner.batches).toEqual([['a'], ['b', 'c']]);
+    // The queue drained into the batch now committing: there is room again.
+    const later = place('e');
+    await runner.completeNext();
+    await runner.completeNext();
+    expect(await Promise.all([inFlight, ...waiting, later])).toEqual(['a!', 'b!', 'c!', 'e!']);
+    expect(runner.batches.flat()).not.toContain('d');
+  });
+
+  it('refuses a queue bound that is not a positive integer', () => {
+    for (const queueMax of [0, -1, 1.5, Number.NaN]) {
+      expect(() => batcher({ run: async () => [], queueMax })).toThrow(RangeError);
+    }
+  });
+
   it('refuses a batch size that is not a positive integer', () => {
     for (const batchMax of [0, -1, 1.5, Number.NaN]) {
       expect(() => batcher({ run: async () => [], batchMax })).toThrow(RangeError);

@@ -14,6 +14,14 @@ export interface BatcherOptions<Request, Result> {
   /** Most requests in one batch; the rest wait for the next. */
   readonly batchMax: number;
   /**
+   * Most requests waiting for a batch (default: no bound). A request that finds the queue full is
+   * refused at once with `queueFull()`, without being run: under overload a fast refusal the caller
+   * may retry beats an answer that comes after its deadline.
+   */
+  readonly queueMax?: number;
+  /** The error a request is refused with when the queue is full. */
+  readonly queueFull?: () => unknown;
+  /**
    * Runs one batch: one outcome per request, in order. Throws when the batch as a whole failed
    * (a deadlock, a lost connection, a bug); its requests are then run again one at a time, so the
    * one that failed it fails alone, unless `outcomeUnknown` says the batch may have been written.
@@ -41,6 +49,10 @@ export function createBatcher<Request, Result>(
 ): (request: Request) => Promise<Result> {
   if (!Number.isSafeInteger(options.batchMax) || options.batchMax < 1) {
     throw new RangeError(`batchMax must be a positive integer, got ${options.batchMax}`);
+  }
+  const queueMax = options.queueMax ?? Number.POSITIVE_INFINITY;
+  if (!(queueMax === Number.POSITIVE_INFINITY || (Number.isSafeInteger(queueMax) && queueMax >= 1))) {
+    throw new RangeError(`queueMax must be a positive integer, got ${queueMax}`);
   }
   const queue: Waiting<Request, Result>[] = [];
   let draining = false;
@@ -90,6 +102,10 @@ export function createBatcher<Request, Result>(
 
   return (request) =>
     new Promise<Result>((resolve, reject) => {
+      if (queue.length >= queueMax) {
+        reject(options.queueFull?.() ?? new Error(`${queueMax} requests are already waiting`));
+        return;
+      }
       queue.push({ request, resolve, reject });
       if (draining) return;
       draining = true;
