@@ -1,4 +1,5 @@
 import {
+  coalescedKick,
   createBus,
   createLogger,
   createMetricsRegistry,
@@ -162,33 +163,6 @@ export async function startPlatform(
 export const RELAY_KICK_INTERVAL_MS = 50;
 /** The relay's poll when nothing woke it; every outbox writer of the single process wakes it. */
 export const RELAY_POLL_INTERVAL_MS = 1_000;
-
-/**
- * `kick` at most once per `intervalMs`: the first call kicks at once, later calls within the
- * interval are folded into one kick at its end. Real time, not the trading clock: a test's manual
- * clock must not hold events back.
- */
-export function coalescedKick(kick: () => void, intervalMs: number): (() => void) & { cancel(): void } {
-  let lastAt = Number.NEGATIVE_INFINITY;
-  let timer: NodeJS.Timeout | undefined;
-  const fire = () => {
-    timer = undefined;
-    lastAt = performance.now();
-    kick();
-  };
-  const coalesced = () => {
-    if (timer) return;
-    const waitMs = lastAt + intervalMs - performance.now();
-    if (waitMs <= 0) fire();
-    else timer = setTimeout(fire, waitMs);
-  };
-  return Object.assign(coalesced, {
-    cancel() {
-      clearTimeout(timer);
-      timer = undefined;
-    },
-  });
-}
 
 function displayHost(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '127.0.0.1' ? 'localhost' : host;

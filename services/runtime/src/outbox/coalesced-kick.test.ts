@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { coalescedKick } from './platform';
+import { coalescedKick } from './coalesced-kick';
 
 describe('coalescedKick', () => {
   it('kicks at once when idle, folds the kicks of the next interval into one at its end', async () => {
