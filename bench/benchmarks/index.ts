@@ -3,7 +3,15 @@ import { expiryStorm } from './expiry-storm';
 import { fanOut } from './fan-out';
 import { ledger } from './ledger';
 import { memory, soak } from './memory';
-import { placement } from './placement';
+import { placement, placementDistributed } from './placement';
 
 /** In the order `npm run bench` runs them: the heaviest database work last, so it disturbs nothing. */
-export const benchmarks: readonly Benchmark[] = [memory, ledger, placement, fanOut, expiryStorm, soak];
+export const benchmarks: readonly Benchmark[] = [
+  memory,
+  ledger,
+  placement,
+  placementDistributed,
+  fanOut,
+  expiryStorm,
+  soak,
+];

@@ -148,27 +148,53 @@ interface Reference {
   readonly postgresUsPerTx: number | null;
 }
 
+/**
+ * `npm run bench -- placement-distributed`: the distributed row alone (with its pgbench
+ * reference), for comparing a change to the services' wiring without the single process's run.
+ */
+export const placementDistributed: Benchmark = {
+  name: 'placement-distributed',
+  inDefaultRun: false,
+  async run(context) {
+    const sizes = context.quick ? QUICK : FULL;
+    const distributed = await measureDistributed(context, sizes);
+    const reference = await pgbenchReference(context, sizes);
+    return distributedRow(context, sizes, distributed, reference);
+  },
+};
+
 async function runPlacement(context: BenchContext): Promise<BenchResult[]> {
   const sizes = context.quick ? QUICK : FULL;
   const single = await measureLayout(context, sizes, startSingleLayout);
-  const unavailable = distributedUnavailable();
-  let distributed: Measured | string;
-  if (unavailable) distributed = unavailable;
-  else {
-    try {
-      distributed = await measureLayout(context, sizes, startDistributedLayout);
-    } catch (error) {
-      context.log(`distributed layout failed: ${(error as Error).stack ?? String(error)}`);
-      distributed = `failed: ${(error as Error).message.split('\n')[0]!.slice(0, 300)}`;
-    }
-  }
+  const distributed = await measureDistributed(context, sizes);
   const reference = await pgbenchReference(context, sizes);
   return [
     result(context, sizes, 'placement', single, reference),
-    typeof distributed === 'string'
-      ? notRun(distributed, reference)
-      : result(context, sizes, 'placement-distributed', distributed, reference),
+    distributedRow(context, sizes, distributed, reference),
   ];
+}
+
+/** The distributed layout measured, or why it could not be. */
+async function measureDistributed(context: BenchContext, sizes: Sizes): Promise<Measured | string> {
+  const unavailable = distributedUnavailable();
+  if (unavailable) return unavailable;
+  try {
+    return await measureLayout(context, sizes, startDistributedLayout);
+  } catch (error) {
+    context.log(`distributed layout failed: ${(error as Error).stack ?? String(error)}`);
+    return `failed: ${(error as Error).message.split('\n')[0]!.slice(0, 300)}`;
+  }
+}
+
+function distributedRow(
+  context: BenchContext,
+  sizes: Sizes,
+  distributed: Measured | string,
+  reference: Reference,
+): BenchResult {
+  return typeof distributed === 'string'
+    ? notRun(distributed, reference)
+    : result(context, sizes, 'placement-distributed', distributed, reference);
 }
 
 interface ProbedStep<T> {

@@ -6,10 +6,11 @@ import type { BenchEnvironment } from './environment';
  * something however noisy the machine is.
  */
 
-export type BenchName = 'placement' | 'expiry-storm' | 'fan-out' | 'ledger' | 'memory' | 'soak';
+export type BenchName =
+  'placement' | 'placement-distributed' | 'expiry-storm' | 'fan-out' | 'ledger' | 'memory' | 'soak';
 
 /** A row of the report: a benchmark's name, or one of the extra rows a benchmark adds. */
-export type ResultName = BenchName | 'placement-distributed';
+export type ResultName = BenchName;
 
 export interface BenchResult {
   readonly name: ResultName;

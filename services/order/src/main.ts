@@ -20,14 +20,14 @@ runStandalone({
     'in-memory bus: order sees no ticks from other processes, so every placement is refused as stale',
   outboxRelay: true,
   migrations: [runtimeMigrations, priceIngestMigrations, walletMigrations, orderMigrations],
-  start: async ({ config, database, bus, logger, registry, clock, relay }) => {
+  start: async ({ config, database, bus, logger, registry, clock, kickRelay }) => {
     const prices = await startLatestPrices({ db: database.db, bus, clock, logger });
     const placeTrade = createPlaceTrade({
       db: database.db,
       prices,
       clock,
       registry,
-      onCommitted: () => relay?.kick(),
+      onCommitted: kickRelay,
     });
     const app = buildOrderApp({
       placeTrade,

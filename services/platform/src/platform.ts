@@ -1,5 +1,6 @@
 import {
   coalescedKick,
+  RELAY_WAKE,
   createBus,
   createLogger,
   createMetricsRegistry,
@@ -79,11 +80,11 @@ export async function startPlatform(
     // the poll is only the safety net for a wake-up lost in a crash: once a second, not ten times.
     const relay = new OutboxRelay(
       { db: database.db, bus, logger, registry, clock },
-      { pollIntervalMs: RELAY_POLL_INTERVAL_MS },
+      { pollIntervalMs: RELAY_WAKE.pollIntervalMs },
     );
     relay.start();
     stopLater('outbox relay', () => relay.stop());
-    const kickRelay = coalescedKick(() => relay.kick(), RELAY_KICK_INTERVAL_MS);
+    const kickRelay = coalescedKick(() => relay.kick(), RELAY_WAKE.kickIntervalMs);
     stopLater('outbox relay kicks', async () => kickRelay.cancel());
 
     const priceIngest = await startPriceIngest({ db: database.db, bus, logger, registry, clock, config });
@@ -151,18 +152,6 @@ export async function startPlatform(
     throw error;
   }
 }
-
-/**
- * Most often a commit wakes the outbox relay. Each relay pass is a transaction of its own (advisory
- * lock, claim, mark published, commit and its WAL flush), so at low rates one pass followed every
- * placement: 1.8 write transactions and WAL flushes per placement instead of one, and a flush the
- * next placement's commit could queue behind. Passes at most this often publish together what
- * committed meanwhile. The events' only consumer, settlement, needs a trade's `trades.opened.v1`
- * before its expiry, at least a minute away; the relay's own poll already allowed 100 ms.
- */
-export const RELAY_KICK_INTERVAL_MS = 50;
-/** The relay's poll when nothing woke it; every outbox writer of the single process wakes it. */
-export const RELAY_POLL_INTERVAL_MS = 1_000;
 
 function displayHost(host: string): string {
   return host === '0.0.0.0' || host === '::' || host === '127.0.0.1' ? 'localhost' : host;

@@ -10,6 +10,7 @@ import { failureFields } from './failure-text';
 import { createLogger, type Logger } from './logger';
 import { createMetricsRegistry, observeDbPool, type Registry } from './metrics';
 import { startOpsServer, type OpsServer } from './ops-server';
+import { coalescedKick, RELAY_WAKE } from './outbox/coalesced-kick';
 import { OutboxRelay } from './outbox/outbox-relay';
 
 /**
@@ -28,8 +29,11 @@ export interface StandaloneContext<C> {
   readonly clock: Clock;
   readonly database: ResolvedDatabase;
   readonly bus: Bus;
-  /** Present when the service asked for one; call `kick()` after a commit that wrote outbox rows. */
-  readonly relay: OutboxRelay | undefined;
+  /**
+   * Wakes the service's outbox relay (at most every `RELAY_WAKE.kickIntervalMs`, as the single
+   * process does): call it after a commit that wrote outbox rows. Does nothing without a relay.
+   */
+  readonly kickRelay: () => void;
 }
 
 export interface StandaloneService<C> {
@@ -83,6 +87,7 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
   let stopping = false;
   let starting: Promise<{ stop(): Promise<void> }> | undefined;
   let relay: OutboxRelay | undefined;
+  let kickRelay: ReturnType<typeof coalescedKick> | undefined;
   let ops: OpsServer | undefined;
   let bus: Bus | undefined;
   let database: ResolvedDatabase | undefined;
@@ -91,7 +96,10 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
     const running = await starting?.catch(() => undefined);
     await running?.stop();
   });
-  lifecycle.add('outbox relay', async () => relay?.stop());
+  lifecycle.add('outbox relay', async () => {
+    kickRelay?.cancel();
+    await relay?.stop();
+  });
   lifecycle.add('operations endpoints', async () => ops?.close());
   lifecycle.add('bus', async () => bus?.close());
   lifecycle.add('database', async () => database?.shutdown());
@@ -103,10 +111,23 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
     bus = await createBus(config, { logger, registry });
     if (config.BUS === 'memory') logger.warn(service.memoryBusWarning);
     if (service.outboxRelay) {
-      relay = new OutboxRelay({ db: database.db, bus, logger, registry });
-      relay.start();
+      const started = new OutboxRelay(
+        { db: database.db, bus, logger, registry },
+        { pollIntervalMs: RELAY_WAKE.pollIntervalMs },
+      );
+      started.start();
+      relay = started;
+      kickRelay = coalescedKick(() => started.kick(), RELAY_WAKE.kickIntervalMs);
     }
-    starting = service.start({ config, logger, registry, clock: systemClock, database, bus, relay });
+    starting = service.start({
+      config,
+      logger,
+      registry,
+      clock: systemClock,
+      database,
+      bus,
+      kickRelay: kickRelay ?? (() => undefined),
+    });
     await starting;
     if (stopping) return;
     const address = service.opsAddress(config);

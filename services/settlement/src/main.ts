@@ -24,14 +24,14 @@ runStandalone({
     orderMigrations,
     settlementMigrations,
   ],
-  start: ({ config, database, bus, logger, registry, clock, relay }) =>
+  start: ({ config, database, bus, logger, registry, clock, kickRelay }) =>
     startSettlement({
       db: database.db,
       bus,
       logger,
       registry,
       clock,
-      onCommitted: () => relay?.kick(),
+      onCommitted: kickRelay,
       options: {
         batchSize: config.SETTLEMENT_BATCH_SIZE,
         scheduleCapacity: config.SETTLEMENT_SCHEDULE_MAX,

@@ -1,4 +1,4 @@
-export { coalescedKick } from './coalesced-kick';
+export { coalescedKick, RELAY_WAKE } from './coalesced-kick';
 export { ENQUEUE_EVENTS_MAX, enqueueEvent, enqueueEvents, type OutboxEvent } from './enqueue-event';
 export {
   OUTBOX_RELAY_DEFAULTS,

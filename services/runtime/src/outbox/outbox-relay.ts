@@ -40,6 +40,11 @@ export interface OutboxRelayOptions {
   readonly batchSize?: number;
   /** Idle poll interval; `kick()` wakes the relay sooner. */
   readonly pollIntervalMs?: number;
+  /**
+   * When another relay held the lock: how soon to try again. Shorter than a long poll, because
+   * rows this process committed (and kicked for) meanwhile wait for whichever relay passes next.
+   */
+  readonly lockedRetryMs?: number;
   readonly retryDelayMsMin?: number;
   readonly retryDelayMsMax?: number;
   /** Longest one publish may take before it counts as failed (it may still land: at-least-once). */
@@ -55,6 +60,7 @@ export interface OutboxRelayOptions {
 export const OUTBOX_RELAY_DEFAULTS = Object.freeze({
   batchSize: 100,
   pollIntervalMs: 100,
+  lockedRetryMs: 100,
   retryDelayMsMin: 100,
   retryDelayMsMax: 5_000,
   publishTimeoutMs: 10_000,
@@ -211,7 +217,9 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
       // Housekeeping runs on failed passes too: the backlog matters most while the bus is down.
       await this.housekeeping();
       if (!pass) await this.sleep(retryDelayMs(failures, this.settings), false);
-      else if (!pass.active || pass.published < this.settings.batchSize) {
+      else if (!pass.active) {
+        await this.sleep(Math.min(this.settings.lockedRetryMs, this.settings.pollIntervalMs), true);
+      } else if (pass.published < this.settings.batchSize) {
         await this.sleep(this.settings.pollIntervalMs, true);
       }
     }

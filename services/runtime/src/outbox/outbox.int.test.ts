@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { pino } from 'pino';
@@ -9,7 +10,7 @@ import { metricValue, waitFor } from '../bus/testing/wait-for';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { enqueueEvent } from './enqueue-event';
 import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
-import { claimUnpublished, markPublished } from './outbox.repository';
+import { claimUnpublished, markPublished, OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
 
 const logger = pino({ level: 'silent' });
 
@@ -206,6 +207,31 @@ describe('transactional outbox and relay', () => {
     relay.kick();
     await waitFor(() => bus.published.length === 3, { timeoutMs: 2_000, what: 'the kicked relay' });
     expect(bus.published.map((p) => p.id)).toEqual([first, ...ids]);
+  });
+
+  it('tries again soon after finding another relay holding the lock, not after its long poll', async () => {
+    const bus = new RecordingBus();
+    const relay = openRelay(bus, { pollIntervalMs: 60_000, lockedRetryMs: 20 });
+    let release: (() => void) | undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held: (() => void) | undefined;
+    const holding = new Promise<void>((resolve) => (held = resolve));
+    // Another relay's pass, as far as this one can tell: the relay lock held by an open transaction.
+    const otherPass = database.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${OUTBOX_RELAY_LOCK_ID}::bigint)`.execute(trx);
+      held?.();
+      await released;
+    });
+    await holding;
+    relay.start();
+    const ids = await commit(ticks(2));
+    await sleep(100);
+    expect(bus.published).toEqual([]); // the lock is taken: nothing can be published yet
+    release?.();
+    await otherPass;
+    // Not kicked, and its poll is a minute away: only the short retry can publish these.
+    await waitFor(() => bus.published.length === 2, { timeoutMs: 2_000, what: 'the retry after the lock' });
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
   });
 
   it('deletes published rows once they are past retention, and reports the backlog', async () => {
