@@ -23,6 +23,8 @@ type ContractEvent = TopicEvent<ContractTopics, string>;
 
 const CASES = [
   'order',
+  'batch',
+  'mixed',
   'groups',
   'split',
   'retry',
@@ -106,6 +108,39 @@ export function describeBusContract(name: string, options: BusContractOptions): 
           outcome: 'handled',
         }),
       ).toBe(30);
+    });
+
+    it('publishes many messages in one call, in order per key; one invalid message refuses them all', async () => {
+      const { bus, registry } = await open();
+      const byKey = new Map<string, number[]>();
+      await bus.subscribe(topic('batch'), 'batch', async (e, meta) => {
+        byKey.set(meta.key!, [...(byKey.get(meta.key!) ?? []), e.payload.seq]);
+      });
+      const bad = { ...event('batch', 99), payload: { seq: 'one' } } as unknown as ContractEvent;
+      const refused = await bus
+        .publishMany([
+          { topic: topic('batch'), key: 'key-0', event: event('batch', 100) },
+          { topic: topic('batch'), key: 'key-0', event: bad },
+        ])
+        .catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(InvalidEvent);
+      const other: number[] = [];
+      await bus.subscribe(topic('mixed'), 'mixed', async (e) => void other.push(e.payload.seq));
+      // Two topics in one call, as a relay pass carries them.
+      await bus.publishMany(
+        Array.from({ length: 30 }, (_, seq) => [
+          { topic: topic('batch'), key: `key-${seq % 3}`, event: event('batch', seq) },
+          ...(seq % 10 === 0 ? [{ topic: topic('mixed'), key: 'other', event: event('mixed', seq) }] : []),
+        ]).flat(),
+      );
+      await until(() => [...byKey.values()].flat().length === 30 && other.length === 3, '33 messages');
+      expect(other).toEqual([0, 10, 20]);
+      for (let k = 0; k < 3; k++) {
+        expect(byKey.get(`key-${k}`)).toEqual([...Array(10).keys()].map((i) => i * 3 + k));
+      }
+      // Nothing of the refused call was appended: its valid first message is not among them.
+      expect([...byKey.values()].flat()).not.toContain(100);
+      expect(await metricValue(registry, 'updown_bus_published_total', { topic: topic('batch') })).toBe(30);
     });
 
     it('delivers every message to each consumer group, whatever another group has consumed', async () => {

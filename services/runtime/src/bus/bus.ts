@@ -44,9 +44,23 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** One message of `publishMany`. */
+export interface BusMessage<R extends TopicRegistry = EventTopics, T extends TopicOf<R> = TopicOf<R>> {
+  readonly topic: T;
+  readonly key: string;
+  readonly event: TopicEvent<R, T>;
+}
+
 export interface Bus<R extends TopicRegistry = EventTopics> {
   /** Validates the event against the topic's schema (throws `InvalidEvent`), then appends it. */
   publish<T extends TopicOf<R>>(topic: T, key: string, event: TopicEvent<R, T>): Promise<void>;
+  /**
+   * Validates every message first (one invalid message refuses all of them, appending nothing),
+   * then appends them in the order given, so the messages of one key keep that order: one produce
+   * request on Kafka instead of one per message. When it throws `BusUnavailable`, any of them
+   * may have been appended (at-least-once: publish them all again).
+   */
+  publishMany(messages: readonly BusMessage<R>[]): Promise<void>;
   subscribe<T extends TopicOf<R>>(
     topic: T,
     group: string,

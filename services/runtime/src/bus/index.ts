@@ -3,6 +3,7 @@ export {
   GROUP_NAME_LENGTH_MAX,
   KEY_LENGTH_MAX,
   type Bus,
+  type BusMessage,
   type EventHandler,
   type MessageMeta,
   type RetryPolicy,

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Admin, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Message, type Producer } from 'kafkajs';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import {
@@ -14,6 +14,7 @@ import { systemClock, type Clock } from '../clock';
 import {
   DEFAULT_RETRY_POLICY,
   type Bus,
+  type BusMessage,
   type EventHandler,
   type RetryPolicy,
   type SubscribeOptions,
@@ -132,6 +133,33 @@ export class KafkaBus<R extends TopicRegistry> implements Bus<R> {
     checkEvent(this.options.topics, this.validators, topic, key, event);
     await this.send(topic, key, encodeEvent(event), { 'event-type': event.type, 'event-id': event.id });
     this.metrics.published.inc({ topic });
+  }
+
+  async publishMany(messages: readonly BusMessage<R>[]): Promise<void> {
+    if (this.closed) throw new BusClosed();
+    for (const m of messages) checkEvent(this.options.topics, this.validators, m.topic, m.key, m.event);
+    if (messages.length === 0) return;
+    const byTopic = new Map<string, Message[]>();
+    for (const m of messages) {
+      const list = byTopic.get(m.topic) ?? [];
+      if (list.length === 0) byTopic.set(m.topic, list);
+      list.push({
+        key: m.key,
+        value: encodeEvent(m.event),
+        headers: { 'event-type': m.event.type, 'event-id': m.event.id },
+      });
+    }
+    const topicMessages = [...byTopic].map(([topic, list]) => ({ topic, messages: list }));
+    try {
+      // kafkajs keeps the given order within each partition of one request.
+      await this.producer.sendBatch({ acks: -1, topicMessages });
+    } catch (error) {
+      throw new BusUnavailable(
+        `Kafka did not accept a batch for ${[...byTopic.keys()].join(', ')}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    for (const { topic, messages: list } of topicMessages) this.metrics.published.inc({ topic }, list.length);
   }
 
   async subscribe<T extends TopicOf<R>>(

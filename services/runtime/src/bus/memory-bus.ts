@@ -13,6 +13,7 @@ import { systemClock, type Clock } from '../clock';
 import {
   DEFAULT_RETRY_POLICY,
   type Bus,
+  type BusMessage,
   type EventHandler,
   type RetryPolicy,
   type SubscribeOptions,
@@ -93,6 +94,15 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
     checkEvent(this.options.topics, this.validators, topic, key, event);
     this.append(topic, key, encodeEvent(event));
     this.metrics.published.inc({ topic });
+  }
+
+  async publishMany(messages: readonly BusMessage<R>[]): Promise<void> {
+    if (this.closed) throw new BusClosed();
+    for (const m of messages) checkEvent(this.options.topics, this.validators, m.topic, m.key, m.event);
+    for (const m of messages) {
+      this.append(m.topic, m.key, encodeEvent(m.event));
+      this.metrics.published.inc({ topic: m.topic });
+    }
   }
 
   /**

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import {
   claimUnpublished,
+  type OutboxRow,
   countUnpublished,
   deletePublishedBefore,
   markPublished,
@@ -20,14 +21,16 @@ import {
  *
  * Each pass is one transaction: take the relay advisory lock (`pg_try_advisory_xact_lock`; a
  * relay that does not get it skips the pass), lock up to `batchSize` unpublished rows in id order
- * (`FOR UPDATE SKIP LOCKED`), publish them one at a time, mark the published ones, commit. The
+ * (`FOR UPDATE SKIP LOCKED`), publish them together (`publishMany`: one produce request on Kafka),
+ * mark the published ones, commit. The
  * lock makes one relay per database active at any moment, so batches never overtake each other
  * and events keep their order per key; any number of processes may run a relay for failover.
  *
  * Delivery is at-least-once: if the process dies between a publish and the commit, the row is
- * published again by the next pass. When a publish fails, the rows published before it in the
- * batch are still marked, the failing row and those after it stay unpublished, and the relay backs
- * off (bounded exponential delay) before trying again. Rows older than `retentionMs` after
+ * published again by the next pass. When publishing the batch fails, the pass publishes its rows
+ * again one at a time (what the failed batch appended is then appended twice, which at-least-once
+ * allows): the rows before the first that fails are marked, that row and those after it stay
+ * unpublished, and the relay backs off (bounded exponential delay) before trying again. Rows older than `retentionMs` after
  * publication are deleted in bounded batches.
  *
  * Order is outbox id order, which is commit order for events that depend on each other (the second
@@ -47,7 +50,7 @@ export interface OutboxRelayOptions {
   readonly lockedRetryMs?: number;
   readonly retryDelayMsMin?: number;
   readonly retryDelayMsMax?: number;
-  /** Longest one publish may take before it counts as failed (it may still land: at-least-once). */
+  /** Longest one publish (of a batch or of one row) may take before it counts as failed (it may still land: at-least-once). */
   readonly publishTimeoutMs?: number;
   /** How long published rows are kept, for inspection, before deletion. */
   readonly retentionMs?: number;
@@ -74,7 +77,7 @@ const BACKLOG_COUNT_CAP = 1_000_000;
 
 export interface OutboxRelayDeps<R extends TopicRegistry> {
   readonly db: Kysely<Database>;
-  readonly bus: Pick<Bus<R>, 'publish'>;
+  readonly bus: Pick<Bus<R>, 'publishMany'>;
   readonly logger: Logger;
   readonly registry: Registry;
   readonly clock?: Clock;
@@ -156,21 +159,31 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     const pass = await this.deps.db.transaction().execute(async (trx) => {
       if (!(await tryTakeRelayLock(trx))) return { active: false, topics: [] as string[] };
       const rows = await claimUnpublished(trx, this.settings.batchSize);
-      const done: number[] = [];
-      const topics: string[] = [];
-      for (const row of rows) {
+      let done = rows;
+      if (rows.length > 0) {
         try {
-          await this.publish(row.topic, row.key, row.event);
-        } catch (error) {
-          failure = new OutboxPublishFailed(row.id, row.topic, error);
-          this.metrics.publishFailures.inc({ topic: row.topic });
-          break;
+          await this.publish(rows);
+        } catch {
+          // Which row failed, and the rows before it: one at a time, as far as they go.
+          done = [];
+          for (const row of rows) {
+            try {
+              await this.publish([row]);
+            } catch (error) {
+              failure = new OutboxPublishFailed(row.id, row.topic, error);
+              this.metrics.publishFailures.inc({ topic: row.topic });
+              break;
+            }
+            done.push(row);
+          }
         }
-        done.push(row.id);
-        topics.push(row.topic);
       }
-      await markPublished(trx, done, new Date(this.clock.now()));
-      return { active: true, topics };
+      await markPublished(
+        trx,
+        done.map((row) => row.id),
+        new Date(this.clock.now()),
+      );
+      return { active: true, topics: done.map((row) => row.topic) };
     });
     for (const topic of pass.topics) this.metrics.relayed.inc({ topic });
     if (failure) throw failure;
@@ -185,7 +198,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     return deleted;
   }
 
-  private async publish(topic: string, key: string, event: unknown): Promise<void> {
+  private async publish(rows: readonly OutboxRow[]): Promise<void> {
     let cancel: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       cancel = this.clock.setTimeout(
@@ -195,7 +208,13 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     });
     try {
       await Promise.race([
-        this.deps.bus.publish(topic as TopicOf<R>, key, event as TopicEvent<R, TopicOf<R>>),
+        this.deps.bus.publishMany(
+          rows.map((row) => ({
+            topic: row.topic as TopicOf<R>,
+            key: row.key,
+            event: row.event as TopicEvent<R, TopicOf<R>>,
+          })),
+        ),
         timeout,
       ]);
     } finally {

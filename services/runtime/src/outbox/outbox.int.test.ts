@@ -17,14 +17,24 @@ const logger = pino({ level: 'silent' });
 /** A bus stand-in that records what it was given and can be made to fail. */
 class RecordingBus {
   readonly published: { topic: string; key: string; id: string }[] = [];
-  attempts = 0;
+  /** The size of each `publishMany` call, failed ones included. */
+  readonly calls: number[] = [];
   failing = false;
-  failOnAttempt: number | undefined;
+  /** Fails the call it is given (its size and its 1-based number) when it returns true. */
+  failWhen: ((size: number, call: number) => boolean) | undefined;
 
-  async publish(topic: string, key: string, event: { id: string }): Promise<void> {
-    this.attempts++;
-    if (this.failing || this.attempts === this.failOnAttempt) throw new BusUnavailable('broker unreachable');
-    this.published.push({ topic, key, id: event.id });
+  get attempts(): number {
+    return this.calls.length;
+  }
+
+  async publishMany(
+    messages: readonly { topic: string; key: string; event: { id: string } }[],
+  ): Promise<void> {
+    this.calls.push(messages.length);
+    if (this.failing || this.failWhen?.(messages.length, this.calls.length)) {
+      throw new BusUnavailable('broker unreachable');
+    }
+    for (const m of messages) this.published.push({ topic: m.topic, key: m.key, id: m.event.id });
   }
 }
 
@@ -143,7 +153,8 @@ describe('transactional outbox and relay', () => {
     const registry = new Registry();
     const ids = await commit(ticks(3));
     openRelay(bus, {}, registry).start();
-    await waitFor(() => bus.attempts >= 3, { what: 'several failed attempts' });
+    // Each failed pass tries the batch, then its first row alone.
+    await waitFor(() => bus.attempts >= 6, { what: 'three failed passes' });
     expect(bus.published).toEqual([]);
     expect(await unpublishedCount()).toBe(3);
     expect(await metricValue(registry, 'updown_outbox_publish_failures_total')).toBeGreaterThanOrEqual(3);
@@ -154,14 +165,25 @@ describe('transactional outbox and relay', () => {
     await waitFor(async () => (await unpublishedCount()) === 0);
   });
 
-  it('keeps the rows published before a failure in the same batch, and resumes after them without duplicates', async () => {
+  it("publishes a pass's rows in one call", async () => {
     const bus = new RecordingBus();
-    bus.failOnAttempt = 3;
+    const ids = await commit(ticks(6));
+    openRelay(bus).start();
+    await waitFor(() => bus.published.length === 6, { what: 'all rows' });
+    expect(bus.calls).toEqual([6]);
+    expect(bus.published.map((p) => p.id)).toEqual(ids);
+  });
+
+  it('when a batch fails, keeps the rows before the failing one, and resumes after them without duplicates', async () => {
+    const bus = new RecordingBus();
+    // The batch fails, then the third row alone fails once: the first two go out one by one.
+    bus.failWhen = (size, call) => size > 1 || call === 4;
     const ids = await commit(ticks(6));
     openRelay(bus).start();
     await waitFor(() => bus.published.length === 6, { what: 'all rows' });
     expect(bus.published.map((p) => p.id)).toEqual(ids);
-    expect(bus.attempts).toBe(7);
+    // The batch of 6, rows 1 and 2 alone, row 3 failing; next pass the batch of 4 fails, then 4 alone.
+    expect(bus.calls).toEqual([6, 1, 1, 1, 4, 1, 1, 1, 1]);
   });
 
   it('with two relays running, publishes each event exactly once and in order', async () => {
