@@ -2,7 +2,13 @@ import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { createLogger, ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
 import { createEvent, eventTopics } from '@updown/schemas';
-import { SETTLEMENT_DEFAULTS, startSettlement, type RunningSettlement } from '@updown/settlement';
+import {
+  SETTLEMENT_DEFAULTS,
+  SETTLEMENT_PRODUCER,
+  settledTradesSource,
+  startSettlement,
+  type RunningSettlement,
+} from '@updown/settlement';
 import { formatReport, verifyLedger } from '@updown/wallet';
 import { bareWritePostings } from '../lib/storm-reference';
 import { seedStorm } from '../lib/storm-seed';
@@ -103,7 +109,13 @@ async function run(context: BenchContext): Promise<BenchResult> {
     stops.push(() => bus.close());
     const clock = new ManualClock(EXPIRY_FROM_MS - 5_000);
     // The relay as `npm start` runs it (its own defaults, wall-clock timers), kicked by each commit.
-    const relay = new OutboxRelay({ db, bus, logger, registry });
+    const relay = new OutboxRelay({
+      db,
+      bus,
+      logger,
+      registry,
+      sources: [settledTradesSource(SETTLEMENT_PRODUCER)],
+    });
     relay.start();
     stops.unshift(() => relay.stop());
     let published = 0;

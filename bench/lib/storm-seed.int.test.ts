@@ -108,7 +108,6 @@ describe('the expiry storm seed', () => {
       due: seeded.pairs.map((pair) => ({ pair, dueBefore: EXPIRY_FROM_MS + 250 })),
       limit: 5_000,
       now: EXPIRY_FROM_MS + 300,
-      producer: 'test',
     });
     expect(result.settled).toHaveLength(1_200);
     const outcomes = new Set(result.settled.map((t) => t.status));

@@ -28,7 +28,7 @@ import {
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { startBonusExpiry } from '@updown/wallet';
 import { createPlaceTrade } from '@updown/order';
-import { startSettlement } from '@updown/settlement';
+import { SETTLEMENT_PRODUCER, settledTradesSource, startSettlement } from '@updown/settlement';
 import type { PlatformConfig } from './config';
 import { allMigrations } from './migrations';
 
@@ -79,7 +79,14 @@ export async function startPlatform(
     // Every writer of outbox rows in this process wakes the relay after its commit (below), so
     // the poll is only the safety net for a wake-up lost in a crash: once a second, not ten times.
     const relay = new OutboxRelay(
-      { db: database.db, bus, logger, registry, clock },
+      {
+        db: database.db,
+        bus,
+        logger,
+        registry,
+        clock,
+        sources: [settledTradesSource(SETTLEMENT_PRODUCER)],
+      },
       { pollIntervalMs: RELAY_WAKE.pollIntervalMs },
     );
     relay.start();

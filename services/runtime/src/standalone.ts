@@ -12,6 +12,7 @@ import { createMetricsRegistry, observeDbPool, type Registry } from './metrics';
 import { startOpsServer, type OpsServer } from './ops-server';
 import { coalescedKick, RELAY_WAKE } from './outbox/coalesced-kick';
 import { OutboxRelay } from './outbox/outbox-relay';
+import type { OutboxSource } from './outbox/outbox-source';
 
 /**
  * The start-up every service shares when it runs alone (`npm run start:<service>`): configuration
@@ -48,6 +49,8 @@ export interface StandaloneService<C> {
   /** What the service cannot do on the in-memory bus, logged as a warning when `BUS=memory`. */
   readonly memoryBusWarning: string;
   readonly outboxRelay?: boolean;
+  /** Tables that are their own outbox, for that relay to publish too (settlement's settled trades). */
+  readonly outboxSources?: readonly OutboxSource[];
   /**
    * The migrations applied at start: the service's own package and the packages it is built on.
    * A service below the gateway cannot migrate an empty database on its own (its tables reference
@@ -112,7 +115,7 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
     if (config.BUS === 'memory') logger.warn(service.memoryBusWarning);
     if (service.outboxRelay) {
       const started = new OutboxRelay(
-        { db: database.db, bus, logger, registry },
+        { db: database.db, bus, logger, registry, sources: service.outboxSources ?? [] },
         { pollIntervalMs: RELAY_WAKE.pollIntervalMs },
       );
       started.start();

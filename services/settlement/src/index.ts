@@ -9,12 +9,18 @@ export {
 } from './settlement.service';
 export {
   settleBatch,
-  settledEventId,
   SETTLEMENT_BATCH_MAX,
   type SettleBatchCommand,
   type SettleBatchResult,
   type SettledTrade,
 } from './settle-batch';
+export {
+  SETTLED_TRADES_SOURCE,
+  SETTLEMENT_PRODUCER,
+  settledEvent,
+  settledEventId,
+  settledTradesSource,
+} from './settled-events';
 export { decideTradeTurnover, turnoverByUser, type TurnoverTrade } from './trade-turnover';
 export {
   EVIDENCE_AFTER_MS,

@@ -4,11 +4,12 @@ import { priceIngestMigrations } from '@updown/price-ingest';
 import { walletMigrations } from '@updown/wallet';
 import { loadSettlementConfig } from './config';
 import { settlementMigrations } from './db/migrations/index';
+import { SETTLEMENT_PRODUCER, settledTradesSource } from './settled-events';
 import { startSettlement } from './settlement.service';
 
 /**
  * `npm run start:settlement`: the settlement service alone, with an outbox relay that publishes
- * what it writes. The single process (services/platform) calls `startSettlement` the same way with
+ * what it writes, settled trades included (from their rows). The single process (services/platform) calls `startSettlement` the same way with
  * its shared bus, database and relay.
  */
 runStandalone({
@@ -17,6 +18,7 @@ runStandalone({
   opsAddress: (config) => ({ host: config.SETTLEMENT_HOST, port: config.SETTLEMENT_PORT }),
   memoryBusWarning: 'in-memory bus: settlement hears only ticks and trades published inside this process',
   outboxRelay: true,
+  outboxSources: [settledTradesSource(SETTLEMENT_PRODUCER)],
   migrations: [
     runtimeMigrations,
     priceIngestMigrations,

@@ -1,8 +1,6 @@
-import { hash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { createEvent } from '@updown/schemas';
 import { lockDueTrades, markSettled, type DueTradeRow } from '@updown/order';
-import { enqueueEvents, type Database, type OutboxEvent } from '@updown/runtime';
+import type { Database } from '@updown/runtime';
 import {
   applyBonusTurnover,
   claimRows,
@@ -13,13 +11,7 @@ import {
   SYSTEM_ACCOUNT_SHARDS,
   type CompletedBonus,
 } from '@updown/wallet';
-import {
-  settle,
-  settlementEntry,
-  type Outcome,
-  type Settlement,
-  type SettlingTrade,
-} from './settlement.domain';
+import { settle, settlementEntry, type Outcome, type SettlingTrade } from './settlement.domain';
 import { decideTradeTurnover, turnoverByUser } from './trade-turnover';
 
 /** Most trades one transaction settles: bounds its locks, its statements' size and its length. */
@@ -31,7 +23,6 @@ export interface SettleBatchCommand {
   readonly limit: number;
   /** Epoch ms from the clock: stored as `settled_at_ms`. */
   readonly now: number;
-  readonly producer: string;
   /**
    * Only the trades of this share of the owners (`ownerShard(userId) % count === index`); all of
    * them when omitted. Batches of different shares lock disjoint trades, accounts and house
@@ -70,8 +61,9 @@ export interface SettleBatchResult {
  * Settles one batch of due trades in one transaction and a constant number of statements:
  * lock the due trades with their groups' exit ticks; decide each in memory with the domain rules,
  * and its bonus turnover (one hedge look-up); move them out of pending with their result and
- * turnover (`where status = 'pending'`); one ledger write for all payouts; the bonus rows' turnover;
- * one outbox insert for all `trades.settled.v1` events. Either all of it commits or none.
+ * turnover and publish position (`where status = 'pending'`); one ledger write for all payouts;
+ * the bonus rows' turnover. Either all of it commits or none, and the outbox relay then publishes
+ * the settled trades' `trades.settled.v1` from their rows (`settledTradesSource`).
  *
  * Locks follow the wallet's protocol: the due trades (level 2, the batch's claim), the active
  * bonus rows of the owners of real trades (level 3), then in one statement every ledger account
@@ -157,10 +149,8 @@ export async function settleBatch(
       turnover,
     );
     const completedBonuses = await applyBonusTurnover(trx, bonuses, turnoverByUserId, command.now);
-    await enqueueEvents(
-      trx,
-      settled.map(({ row, result }) => settledEvent(row, result, command.now, command.producer)),
-    );
+    // No outbox insert: `markSettled` wrote each trade's publish position, and the relay publishes
+    // its `trades.settled.v1` from the row (`settledTradesSource`) once this commits.
     return {
       selected: rows.length,
       settled: settled.map(({ row, result }) => ({
@@ -187,37 +177,4 @@ function settlingTrade(row: DueTradeRow): SettlingTrade {
     entryPrice: row.entry_price,
     expiryAtMs: row.expiry_at_ms,
   };
-}
-
-function settledEvent(row: DueTradeRow, result: Settlement, now: number, producer: string): OutboxEvent {
-  return {
-    topic: 'trades.settled.v1',
-    key: row.pair,
-    event: createEvent(
-      'trades.settled.v1',
-      {
-        tradeId: row.id,
-        userId: row.user_id,
-        pair: row.pair,
-        status: result.status,
-        exitPrice: result.exit?.price ?? null,
-        exitAtMs: result.exit?.atMs ?? null,
-        pnlCents: result.pnlCents,
-        settledAtMs: now,
-        accountType: row.account_type,
-      },
-      { producer, id: settledEventId(row.id), occurredAt: now },
-    ),
-  };
-}
-
-/**
- * The event id is derived from the trade, not random: a trade settles once, so it has one settled
- * event, and any copy a consumer sees (a relay retry, a bus redelivery) carries the same id.
- */
-export function settledEventId(tradeId: string): string {
-  const hex = hash('sha256', `trades.settled.v1:${tradeId}`);
-  // Shaped as a version 8 (custom) RFC 9562 UUID.
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }

@@ -79,7 +79,6 @@ describe('settlement and a bonus cancel of the same user', () => {
         due: [{ pair: PAIR, dueBefore: t + 60_500 }],
         limit: 100,
         now: h.clock.now(),
-        producer: 'test',
       });
       await someoneWaitsForALock(h.db);
       // `nowait`: if settlement held the account, this fails at once instead of deadlocking.
@@ -136,7 +135,6 @@ describe('placement and a settlement converting a completing bonus of the same u
           due: [{ pair: FX, dueBefore: t + 60_500 }],
           limit: 1_000,
           now: h.clock.now(),
-          producer: 'test',
         }),
         ...Array.from({ length: 4 }, (_, i) =>
           h.place({

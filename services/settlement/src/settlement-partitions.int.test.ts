@@ -42,7 +42,6 @@ describe('settlement in owner shares', () => {
       due: [{ pair: PAIR, dueBefore: acceptedAtMs + 60_100 }],
       limit: 1_000,
       now: acceptedAtMs + 60_200,
-      producer: 'test',
       partition: { index, count: 2 },
     });
 

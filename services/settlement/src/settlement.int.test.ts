@@ -3,7 +3,7 @@ import { verifyLedger } from '@updown/wallet';
 import { createHarness, metricValue, waitFor, type Harness } from './testing/harness';
 import type { RunningSettlement } from './settlement.service';
 import { loadSettlementEvidence } from './evidence';
-import { settledEventId } from './settle-batch';
+import { settledEventId } from './settled-events';
 
 let h: Harness;
 let service: RunningSettlement;

@@ -40,8 +40,6 @@ export interface SettlementOptions {
   readonly recheckDelayMs?: number;
   readonly retryDelayMsMin?: number;
   readonly retryDelayMsMax?: number;
-  /** The `producer` of the events written. */
-  readonly producer?: string;
 }
 
 export const SETTLEMENT_DEFAULTS = Object.freeze({
@@ -53,7 +51,6 @@ export const SETTLEMENT_DEFAULTS = Object.freeze({
   recheckDelayMs: 100,
   retryDelayMsMin: 100,
   retryDelayMsMax: 5_000,
-  producer: 'settlement',
 });
 
 /** Rows per recovery query: each page is one short index-range read. */
@@ -325,7 +322,6 @@ class Settler {
             due,
             limit: this.settings.batchSize,
             now: this.deps.clock.now(),
-            producer: this.settings.producer,
             partition: { index, count },
           });
           total += result.settled.length;

@@ -31,6 +31,9 @@ export interface TradesTable {
   pnl_cents: number | null;
   turnover_cents: number | null;
   settled_at_ms: number | null;
+  /** Publish position of `trades.settled.v1` (`xid8` and `bigint`; see migration 0033). */
+  settled_xact_id: string | null;
+  settled_seq: number | null;
   idempotency_key: string | null;
   created_at: Timestamp;
 }

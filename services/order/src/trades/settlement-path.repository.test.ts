@@ -93,7 +93,8 @@ describe('the settlement path statements', () => {
       "
           update trades t
           set status = u.status, exit_price = u.exit_price, exit_at_ms = u.exit_at_ms, exit_tick_id = u.exit_tick_id,
-              pnl_cents = u.pnl_cents, settled_at_ms = $1, turnover_cents = u.turnover_cents
+              pnl_cents = u.pnl_cents, settled_at_ms = $1, turnover_cents = u.turnover_cents,
+              settled_xact_id = pg_current_xact_id(), settled_seq = nextval('trades_settled_seq')
           from unnest(
             $2::uuid[],
             $3::text[],

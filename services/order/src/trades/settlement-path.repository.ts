@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { committedAfter, type Database, type OutboxSourcePosition } from '@updown/runtime';
 import { tickAtOrBeforeSql } from '@updown/price-ingest';
 
 /**
@@ -153,7 +153,8 @@ export interface SettledUpdate {
  * guard that makes settlement happen once: only the ids returned changed, and only they may be
  * paid, counted toward turnover and announced. The turnover is written by the same statement, so
  * each settled row is rewritten once (a second update would add a new version of the row and an
- * entry in each of the table's indexes again).
+ * entry in each of the table's indexes again). So is the row's publish position: the trades table
+ * is the outbox of `trades.settled.v1` (`readSettledAfter`), with no second insert per trade.
  */
 export async function markSettled(
   trx: Transaction<Database>,
@@ -164,7 +165,8 @@ export async function markSettled(
   const { rows } = await sql<{ id: string }>`
     update trades t
     set status = u.status, exit_price = u.exit_price, exit_at_ms = u.exit_at_ms, exit_tick_id = u.exit_tick_id,
-        pnl_cents = u.pnl_cents, settled_at_ms = ${settledAtMs}, turnover_cents = u.turnover_cents
+        pnl_cents = u.pnl_cents, settled_at_ms = ${settledAtMs}, turnover_cents = u.turnover_cents,
+        settled_xact_id = pg_current_xact_id(), settled_seq = nextval('trades_settled_seq')
     from unnest(
       ${updates.map((u) => u.id)}::uuid[],
       ${updates.map((u) => u.status)}::text[],
@@ -177,4 +179,40 @@ export async function markSettled(
     where t.id = u.id and t.status = 'pending'
     returning t.id`.execute(trx);
   return new Set(rows.map((r) => r.id));
+}
+
+export interface SettledTradeRow {
+  readonly id: string;
+  readonly user_id: string;
+  readonly pair: string;
+  readonly account_type: 'demo' | 'real';
+  readonly status: TradeOutcome;
+  readonly exit_price: number | null;
+  readonly exit_at_ms: number | null;
+  readonly pnl_cents: number;
+  readonly settled_at_ms: number;
+  readonly position: OutboxSourcePosition;
+}
+
+/**
+ * The trades settled after `after` in publish-position order, at most `limit`: what the outbox
+ * relay publishes as `trades.settled.v1` (settlement's `settledTradesSource`). Only rows whose
+ * settling transaction ended before this statement's snapshot (`committedAfter`), so a settlement
+ * still running cannot commit a row behind the cursor. An index range of
+ * `trades_settled_position`.
+ */
+export async function readSettledAfter(
+  trx: Transaction<Database>,
+  after: OutboxSourcePosition | null,
+  limit: number,
+): Promise<SettledTradeRow[]> {
+  const { rows } = await sql<Omit<SettledTradeRow, 'position'> & { xact_id: string; seq: string }>`
+    select id, user_id, pair, account_type, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
+           settled_xact_id::text as xact_id, settled_seq::text as seq
+    from trades
+    where settled_seq is not null
+      and ${committedAfter({ xactId: 'settled_xact_id', seq: 'settled_seq' }, after)}
+    order by settled_xact_id, settled_seq
+    limit ${limit}`.execute(trx);
+  return rows.map(({ xact_id, seq, ...row }) => ({ ...row, position: { xactId: xact_id, seq } }));
 }

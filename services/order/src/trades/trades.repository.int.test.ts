@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@updown/runtime/testing';
+import type { OutboxSourcePosition } from '@updown/runtime';
+import { markSettled, readSettledAfter } from './settlement-path.repository';
 import { findTradesByIdempotencyKeys, insertTrades, loadPlacementContext } from './trades.repository';
 
 let database: TestDatabase;
@@ -144,6 +146,95 @@ describe('insertTrades', () => {
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(ids.map((id) => byId.get(id)!.amount_cents)).toEqual([900, 100, 500]);
     expect(byId.get(ids[1]!)).toMatchObject({ idempotency_key: null, status: 'pending', exit_price: null });
+  });
+});
+
+describe('markSettled and readSettledAfter: the trades table as the outbox of trades.settled.v1', () => {
+  const settle = (ids: readonly string[], status: 'won' | 'lost', settledAtMs: number) =>
+    database.db.transaction().execute((trx) =>
+      markSettled(
+        trx,
+        ids.map((id) => ({
+          id,
+          status,
+          exitPrice: 97_001,
+          exitAtMs: AT + 59_900,
+          exitTickId: null,
+          pnlCents: 0,
+        })),
+        settledAtMs,
+      ),
+    );
+  const readAfter = (after: OutboxSourcePosition | null, limit = 100) =>
+    database.db.transaction().execute((trx) => readSettledAfter(trx, after, limit));
+  /**
+   * What `readAfter` returns once it holds `count` rows. Any transaction on the server, another
+   * test's included, holds back rows written after it began until it ends, so reads wait for that.
+   */
+  const readSettled = async (after: OutboxSourcePosition | null, count: number, limit = 100) => {
+    let rows: Awaited<ReturnType<typeof readAfter>> = [];
+    await waitFor(async () => (rows = await readAfter(after, limit)).length >= count, {
+      what: `${count} settled trades after the cursor`,
+    });
+    return rows;
+  };
+  /** The last position now readable: where a test's own rows will start. */
+  const cursorNow = async () => {
+    let last: OutboxSourcePosition | null = null;
+    for (;;) {
+      const page = await readAfter(last, 1_000);
+      if (page.length === 0) return last;
+      last = page.at(-1)!.position;
+    }
+  };
+
+  it('gives each settled trade a publish position, and reads them back after a cursor in that order', async () => {
+    const userId = await newUser();
+    const [a, b, c] = await seedTrades([0, 1, 2].map(() => ({ userId, key: null })));
+    const start = await cursorNow();
+    expect(await settle([a!, b!], 'won', AT + 60_100)).toEqual(new Set([a, b]));
+    expect(await settle([c!], 'lost', AT + 60_200)).toEqual(new Set([c]));
+    expect(await settle([c!], 'won', AT + 60_300)).toEqual(new Set()); // settled once: no new position
+
+    const read = await readSettled(start, 3);
+    expect(read.map((r) => r.id).slice(2)).toEqual([c]);
+    expect(new Set(read.map((r) => r.id).slice(0, 2))).toEqual(new Set([a, b]));
+    expect(read[2]).toMatchObject({
+      user_id: userId,
+      pair: 'BTCUSDT',
+      account_type: 'real',
+      status: 'lost',
+      exit_price: 97_001,
+      settled_at_ms: AT + 60_200,
+    });
+    expect(await readSettled(read[1]!.position, 1)).toEqual([read[2]]);
+    expect(await readAfter(read[2]!.position)).toEqual([]);
+    expect(await readSettled(start, 1, 1)).toEqual([read[0]]);
+  });
+
+  it('holds back what a settlement still running would put behind the cursor', async () => {
+    const userId = await newUser();
+    const [early, late] = await seedTrades([0, 1].map(() => ({ userId, key: null })));
+    const start = await cursorNow();
+    let release: (() => void) | undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let marked: (() => void) | undefined;
+    const hasMarked = new Promise<void>((resolve) => (marked = resolve));
+    const running = database.db.transaction().execute(async (trx) => {
+      await markSettled(
+        trx,
+        [{ id: early!, status: 'won', exitPrice: 1, exitAtMs: AT, exitTickId: null, pnlCents: 0 }],
+        AT + 60_100,
+      );
+      marked?.();
+      await released;
+    });
+    await hasMarked;
+    await settle([late!], 'won', AT + 60_200);
+    expect(await readAfter(start)).toEqual([]);
+    release?.();
+    await running;
+    expect((await readSettled(start, 2)).map((r) => r.id)).toEqual([early, late]);
   });
 });
 

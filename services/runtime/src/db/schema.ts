@@ -27,7 +27,17 @@ export interface OutboxTable {
   published_at: NullableTimestamp;
 }
 
+export interface OutboxCursorsTable {
+  source: string;
+  /** `xid8`, read and written as a decimal string. */
+  xact_id: string;
+  /** `bigint`, as a decimal string: positions are compared by PostgreSQL, never by JavaScript. */
+  seq: string;
+  updated_at: Timestamp;
+}
+
 // The package that owns a table adds it here; see the comment at the top of this file.
 export interface Database {
   outbox: OutboxTable;
+  outbox_cursors: OutboxCursorsTable;
 }

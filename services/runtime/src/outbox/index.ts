@@ -9,3 +9,9 @@ export {
   type RelayPass,
 } from './outbox-relay';
 export { OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
+export {
+  committedAfter,
+  type OutboxSource,
+  type OutboxSourcePosition,
+  type OutboxSourceRow,
+} from './outbox-source';

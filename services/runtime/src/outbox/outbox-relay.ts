@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { EventTopics, TopicEvent, TopicOf, TopicRegistry } from '@updown/schemas';
-import type { Bus } from '../bus/bus';
+import type { EventTopics, TopicRegistry } from '@updown/schemas';
+import type { Bus, BusMessage } from '../bus/bus';
 import { retryDelayMs } from '../bus/retry';
 import { systemClock, type Clock } from '../clock';
 import type { Database } from '../db/schema';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
+import { moveCursor, readCursor, type OutboxSource } from './outbox-source';
 import {
   claimUnpublished,
   type OutboxRow,
@@ -81,21 +82,21 @@ export interface OutboxRelayDeps<R extends TopicRegistry> {
   readonly logger: Logger;
   readonly registry: Registry;
   readonly clock?: Clock;
+  /** Tables that are their own outbox, published after the `outbox` rows of each pass. */
+  readonly sources?: readonly OutboxSource[];
 }
 
 export class OutboxPublishFailed extends Error {
   readonly code = 'OUTBOX_PUBLISH_FAILED';
   constructor(
-    readonly outboxId: number,
+    /** What failed to go out: `outbox row 42`, or a source's rows after its cursor. */
+    readonly what: string,
     readonly topic: string,
     cause: unknown,
   ) {
-    super(
-      `Publishing outbox row ${outboxId} to ${topic} failed: ${(cause as Error)?.message ?? String(cause)}`,
-      {
-        cause,
-      },
-    );
+    super(`Publishing ${what} to ${topic} failed: ${(cause as Error)?.message ?? String(cause)}`, {
+      cause,
+    });
     this.name = 'OutboxPublishFailed';
   }
 }
@@ -104,6 +105,8 @@ export interface RelayPass {
   /** False when another relay holds the lock and this pass did nothing. */
   readonly active: boolean;
   readonly published: number;
+  /** True when the outbox or a source had a whole batch: more may be waiting, so pass again at once. */
+  readonly full: boolean;
 }
 
 export class OutboxRelay<R extends TopicRegistry = EventTopics> {
@@ -157,20 +160,20 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
   async relayOnce(): Promise<RelayPass> {
     let failure: OutboxPublishFailed | undefined;
     const pass = await this.deps.db.transaction().execute(async (trx) => {
-      if (!(await tryTakeRelayLock(trx))) return { active: false, topics: [] as string[] };
+      if (!(await tryTakeRelayLock(trx))) return { active: false, topics: [] as string[], full: false };
       const rows = await claimUnpublished(trx, this.settings.batchSize);
       let done = rows;
       if (rows.length > 0) {
         try {
-          await this.publish(rows);
+          await this.publish(rows.map(outboxMessage));
         } catch {
           // Which row failed, and the rows before it: one at a time, as far as they go.
           done = [];
           for (const row of rows) {
             try {
-              await this.publish([row]);
+              await this.publish([outboxMessage(row)]);
             } catch (error) {
-              failure = new OutboxPublishFailed(row.id, row.topic, error);
+              failure = new OutboxPublishFailed(`outbox row ${row.id}`, row.topic, error);
               this.metrics.publishFailures.inc({ topic: row.topic });
               break;
             }
@@ -183,11 +186,29 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
         done.map((row) => row.id),
         new Date(this.clock.now()),
       );
-      return { active: true, topics: done.map((row) => row.topic) };
+      const topics = done.map((row) => row.topic);
+      let full = rows.length === this.settings.batchSize;
+      for (const source of failure ? [] : (this.deps.sources ?? [])) {
+        const after = await readCursor(trx, source.name);
+        const sourced = await source.read(trx, after, this.settings.batchSize);
+        if (sourced.length === 0) continue;
+        try {
+          await this.publish(sourced.map((row) => row.message));
+        } catch (error) {
+          const topic = sourced[0]!.message.topic;
+          failure = new OutboxPublishFailed(`${source.name} rows after its cursor`, topic, error);
+          this.metrics.publishFailures.inc({ topic });
+          break;
+        }
+        await moveCursor(trx, source.name, sourced[sourced.length - 1]!.position);
+        topics.push(...sourced.map((row) => row.message.topic));
+        if (sourced.length === this.settings.batchSize) full = true;
+      }
+      return { active: true, topics, full };
     });
     for (const topic of pass.topics) this.metrics.relayed.inc({ topic });
     if (failure) throw failure;
-    return { active: pass.active, published: pass.topics.length };
+    return { active: pass.active, published: pass.topics.length, full: pass.full };
   }
 
   /** Deletes published rows past retention, at most `cleanupBatchSize` per call; returns how many. */
@@ -198,7 +219,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     return deleted;
   }
 
-  private async publish(rows: readonly OutboxRow[]): Promise<void> {
+  private async publish(messages: readonly BusMessage[]): Promise<void> {
     let cancel: (() => void) | undefined;
     const timeout = new Promise<never>((_, reject) => {
       cancel = this.clock.setTimeout(
@@ -208,13 +229,8 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     });
     try {
       await Promise.race([
-        this.deps.bus.publishMany(
-          rows.map((row) => ({
-            topic: row.topic as TopicOf<R>,
-            key: row.key,
-            event: row.event as TopicEvent<R, TopicOf<R>>,
-          })),
-        ),
+        // Rows come from the database as stored: their topics are the registry's by construction.
+        this.deps.bus.publishMany(messages as unknown as readonly BusMessage<R>[]),
         timeout,
       ]);
     } finally {
@@ -238,7 +254,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
       if (!pass) await this.sleep(retryDelayMs(failures, this.settings), false);
       else if (!pass.active) {
         await this.sleep(Math.min(this.settings.lockedRetryMs, this.settings.pollIntervalMs), true);
-      } else if (pass.published < this.settings.batchSize) {
+      } else if (!pass.full) {
         await this.sleep(this.settings.pollIntervalMs, true);
       }
     }
@@ -283,4 +299,9 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
           };
     });
   }
+}
+
+/** An `outbox` row as the bus takes it; the event was validated when it was enqueued. */
+function outboxMessage(row: OutboxRow): BusMessage {
+  return { topic: row.topic as BusMessage['topic'], key: row.key, event: row.event as BusMessage['event'] };
 }

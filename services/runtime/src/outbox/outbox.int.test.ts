@@ -1,15 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createEvent, eventTopics, type EventOf, type EventTopics, type TopicName } from '@updown/schemas';
 import { BusUnavailable, InvalidEvent } from '../bus/errors';
 import { MemoryBus } from '../bus/memory-bus';
 import { metricValue, waitFor } from '../bus/testing/wait-for';
+import type { Database } from '../db/schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { enqueueEvent } from './enqueue-event';
 import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
+import { committedAfter, type OutboxSource } from './outbox-source';
 import { claimUnpublished, markPublished, OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
 
 const logger = pino({ level: 'silent' });
@@ -254,6 +256,107 @@ describe('transactional outbox and relay', () => {
     // Not kicked, and its poll is a minute away: only the short retry can publish these.
     await waitFor(() => bus.published.length === 2, { timeoutMs: 2_000, what: 'the retry after the lock' });
     expect(bus.published.map((p) => p.id)).toEqual(ids);
+  });
+
+  describe('a table that is its own outbox (OutboxSource)', () => {
+    /** A table that carries its own publish position, written by the transaction that inserts each row. */
+    beforeEach(async () => {
+      await sql`drop table if exists source_rows`.execute(database.db);
+      await sql`create table source_rows (
+        seq bigserial, xact_id xid8 not null default pg_current_xact_id(), event jsonb not null)`.execute(
+        database.db,
+      );
+      await sql`delete from outbox_cursors`.execute(database.db);
+    });
+    const source: OutboxSource = {
+      name: 'source_rows',
+      async read(trx, after, limit) {
+        const { rows } = await sql<{ xact_id: string; seq: string; event: EventOf<'market.ticks.v1'> }>`
+          select xact_id::text, seq::text, event from source_rows
+          where ${committedAfter({ xactId: 'xact_id', seq: 'seq' }, after)}
+          order by xact_id, seq limit ${limit}`.execute(trx);
+        return rows.map((row) => ({
+          position: { xactId: row.xact_id, seq: row.seq },
+          message: { topic: 'market.ticks.v1', key: row.event.payload.pair, event: row.event },
+        }));
+      },
+    };
+    const insert = (trx: Kysely<Database>, events: readonly EventOf<'market.ticks.v1'>[]) =>
+      sql`insert into source_rows (event) select e::jsonb from unnest(${events.map((e) =>
+        JSON.stringify(e),
+      )}::text[]) as e`.execute(trx);
+    const openSourceRelay = (bus: RecordingBus, options: OutboxRelayOptions = {}) => {
+      const relay = new OutboxRelay(
+        { db: database.db, bus, logger, registry: new Registry(), sources: [source] },
+        { pollIntervalMs: 20, retryDelayMsMin: 10, retryDelayMsMax: 50, ...options },
+      );
+      relays.push(relay);
+      return relay;
+    };
+
+    it('publishes its committed rows after the outbox rows of the pass, once, in order, across passes', async () => {
+      const bus = new RecordingBus();
+      const fromOutbox = await commit(ticks(2));
+      const first = ticks(5, ['EURUSD'], 10).map((t) => t.event);
+      await insert(database.db, first);
+      const relay = openSourceRelay(bus, { batchSize: 3 });
+      relay.start();
+      await waitFor(() => bus.published.length === 7, { what: '7 events' });
+      const second = ticks(4, ['EURUSD'], 20).map((t) => t.event);
+      await insert(database.db, second);
+      relay.kick();
+      await waitFor(() => bus.published.length === 11, { what: '11 events' });
+      await sleep(100); // more passes: nothing is published twice
+      expect(bus.published.map((p) => p.id)).toEqual([
+        ...fromOutbox,
+        ...[...first, ...second].map((e) => e.id),
+      ]);
+      const cursor = await sql<{
+        seq: string;
+      }>`select seq::text from outbox_cursors where source = 'source_rows'`.execute(database.db);
+      expect(cursor.rows).toEqual([{ seq: '9' }]);
+    });
+
+    it('never moves past a row whose transaction is still running, even when a later one committed first', async () => {
+      const bus = new RecordingBus();
+      const early = ticks(1, ['EURUSD'], 30)[0]!.event;
+      const late = ticks(1, ['EURUSD'], 31)[0]!.event;
+      let release: (() => void) | undefined;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let wrote: (() => void) | undefined;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      // The earlier transaction draws its id and sequence number first and commits last.
+      const slow = database.db.transaction().execute(async (trx) => {
+        await insert(trx, [early]);
+        wrote?.();
+        await released;
+      });
+      await written;
+      await insert(database.db, [late]);
+      openSourceRelay(bus).start();
+      await sleep(150);
+      expect(bus.published).toEqual([]); // the later row waits for the earlier transaction
+      release?.();
+      await slow;
+      await waitFor(() => bus.published.length === 2, { what: 'both rows' });
+      expect(bus.published.map((p) => p.id)).toEqual([early.id, late.id]);
+    });
+
+    it('keeps its cursor when publishing fails, and publishes the same rows once the bus is back', async () => {
+      const bus = new RecordingBus();
+      bus.failing = true;
+      const events = ticks(3, ['EURUSD'], 40).map((t) => t.event);
+      await insert(database.db, events);
+      openSourceRelay(bus).start();
+      await waitFor(() => bus.attempts >= 3, { what: 'failed passes' });
+      const cursor = await sql`select 1 from outbox_cursors where source = 'source_rows'`.execute(
+        database.db,
+      );
+      expect(cursor.rows).toEqual([]);
+      bus.failing = false;
+      await waitFor(() => bus.published.length === 3, { what: 'the rows after recovery' });
+      expect(bus.published.map((p) => p.id)).toEqual(events.map((e) => e.id));
+    });
   });
 
   it('deletes published rows once they are past retention, and reports the backlog', async () => {

@@ -17,6 +17,7 @@ import {
   type UserBalances,
 } from '@updown/wallet';
 import { startSettlement, type RunningSettlement, type SettlementOptions } from '../settlement.service';
+import { SETTLEMENT_PRODUCER, settledTradesSource } from '../settled-events';
 
 /**
  * A test bench for settlement against real PostgreSQL: a manual clock, the in-memory bus, a tick
@@ -62,7 +63,7 @@ export async function createHarness(): Promise<Harness> {
   const registry = new Registry();
   const bus = new MemoryBus({ topics: eventTopics, logger, registry, partitions: 4 });
   const relay = new OutboxRelay(
-    { db: database.db, bus, logger, registry },
+    { db: database.db, bus, logger, registry, sources: [settledTradesSource(SETTLEMENT_PRODUCER)] },
     { pollIntervalMs: 10, batchSize: 1_000, cleanupIntervalMs: 3_600_000 },
   );
   relay.start();

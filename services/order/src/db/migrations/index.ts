@@ -2,6 +2,7 @@ import type { MigrationSet } from '@updown/runtime';
 import * as trades from './0030_trades';
 import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 import * as timeUnits from './0032_time_units';
+import * as tradesSettledPosition from './0033_trades_settled_position';
 
 /** Trades. */
 export const orderMigrations: MigrationSet = {
@@ -10,5 +11,6 @@ export const orderMigrations: MigrationSet = {
     '0030_trades': trades,
     '0031_trades_hedge_lookup': tradesHedgeLookup,
     '0032_time_units': timeUnits,
+    '0033_trades_settled_position': tradesSettledPosition,
   },
 };

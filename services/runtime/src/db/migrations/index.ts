@@ -1,7 +1,8 @@
 import * as outbox from './0001_outbox';
+import * as outboxCursors from './0002_outbox_cursors';
 
 /**
- * The runtime's own migrations (the outbox). Every package keeps its tables' migrations in its
+ * The runtime's own migrations (the outbox and its cursors). Every package keeps its tables' migrations in its
  * `src/db/migrations` and exports them as a set; `migrateToLatest` runs the sets in package order.
  * Names are unique across all packages and keep the numbering they were created with:
  * 0001-0009 foundation (outbox, ledger), 0010-0019 market data, 0020-0029 accounts and sessions,
@@ -9,4 +10,5 @@ import * as outbox from './0001_outbox';
  */
 export const migrations = {
   '0001_outbox': outbox,
+  '0002_outbox_cursors': outboxCursors,
 };

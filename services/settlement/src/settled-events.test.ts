@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid } from '@updown/schemas';
-import { settledEventId } from './settle-batch';
+import { settledEventId } from './settled-events';
 
 describe('settledEventId', () => {
   it('is one valid UUID per trade, the same on every call', () => {

@@ -1,0 +1,85 @@
+import { sql, type Transaction } from 'kysely';
+import type { BusMessage } from '../bus/bus';
+import type { Database } from '../db/schema';
+
+/**
+ * A table that is its own outbox. Instead of a second insert into `outbox` beside each business
+ * row, the row itself carries a publish position, written by the transaction that makes the row
+ * worth announcing: the id of that transaction (`pg_current_xact_id()`, an `xid8`) and a number
+ * from the table's own sequence. The relay publishes the rows after its cursor for the source
+ * (`outbox_cursors`) and moves the cursor, in one transaction, as it does for `outbox` rows.
+ *
+ * Sequence numbers alone cannot be a cursor: two transactions draw them in one order and may
+ * commit in the other, and a cursor past the later commit would skip the earlier one for good.
+ * So a source only returns rows written by transactions older than every transaction still
+ * running (`xact_id < pg_snapshot_xmin(pg_current_snapshot())`, see `committedBefore`), in
+ * (`xact_id`, `seq`) order: every transaction that may still commit has a larger id than any row
+ * returned, so its rows land after the cursor. The price: a transaction left open anywhere on the
+ * server holds every source's publication back until it ends.
+ */
+export interface OutboxSourcePosition {
+  /** The writing transaction's id (`xid8`) as a decimal string. */
+  readonly xactId: string;
+  /** The row's number in the source's sequence, as a decimal string. */
+  readonly seq: string;
+}
+
+export interface OutboxSourceRow {
+  readonly position: OutboxSourcePosition;
+  readonly message: BusMessage;
+}
+
+export interface OutboxSource {
+  /** The cursor's name in `outbox_cursors`: stable across releases. */
+  readonly name: string;
+  /**
+   * At most `limit` rows after `after` (from the first when null), in position order, each
+   * written by a transaction that `committedBefore` admits.
+   */
+  read(
+    trx: Transaction<Database>,
+    after: OutboxSourcePosition | null,
+    limit: number,
+  ): Promise<readonly OutboxSourceRow[]>;
+}
+
+/**
+ * The condition a source's query puts on its rows, given its transaction-id and sequence columns:
+ * written by a transaction that ended before the statement's snapshot (so it committed, since the
+ * row is visible), and after the cursor. Order the rows by the same two columns.
+ */
+export function committedAfter(
+  columns: { readonly xactId: string; readonly seq: string },
+  after: OutboxSourcePosition | null,
+) {
+  const xact = sql.ref(columns.xactId);
+  const seq = sql.ref(columns.seq);
+  const committed = sql`${xact} < pg_snapshot_xmin(pg_current_snapshot())`;
+  if (after === null) return committed;
+  return sql`${committed} and (${xact}, ${seq}) > (${after.xactId}::xid8, ${after.seq}::bigint)`;
+}
+
+export async function readCursor(
+  trx: Transaction<Database>,
+  source: string,
+): Promise<OutboxSourcePosition | null> {
+  const row = await trx
+    .selectFrom('outbox_cursors')
+    .select([sql<string>`xact_id::text`.as('xact_id'), sql<string>`seq::text`.as('seq')])
+    .where('source', '=', source)
+    .executeTakeFirst();
+  return row ? { xactId: row.xact_id, seq: row.seq } : null;
+}
+
+export async function moveCursor(
+  trx: Transaction<Database>,
+  source: string,
+  position: OutboxSourcePosition,
+): Promise<void> {
+  await sql`
+    insert into outbox_cursors (source, xact_id, seq, updated_at)
+    values (${source}, ${position.xactId}::xid8, ${position.seq}::bigint, now())
+    on conflict (source) do update set xact_id = excluded.xact_id, seq = excluded.seq, updated_at = now()`.execute(
+    trx,
+  );
+}

@@ -1,0 +1,58 @@
+import { hash } from 'node:crypto';
+import { createEvent, type EventOf } from '@updown/schemas';
+import { readSettledAfter, type SettledTradeRow } from '@updown/order';
+import type { OutboxSource } from '@updown/runtime';
+
+/**
+ * `trades.settled.v1`, published from the trades table itself: the statement that settles a trade
+ * writes its publish position (order's `markSettled`), and the outbox relay publishes the settled
+ * rows after its cursor with this source. Give it to every relay of a process that runs
+ * settlement (the platform's, and the settlement service's when it runs alone).
+ */
+export const SETTLED_TRADES_SOURCE = 'trades.settled.v1';
+
+/** The `producer` of the settled events. */
+export const SETTLEMENT_PRODUCER = 'settlement';
+
+export function settledTradesSource(producer: string): OutboxSource {
+  return {
+    name: SETTLED_TRADES_SOURCE,
+    async read(trx, after, limit) {
+      const rows = await readSettledAfter(trx, after, limit);
+      return rows.map((row) => ({
+        position: row.position,
+        message: { topic: 'trades.settled.v1', key: row.pair, event: settledEvent(row, producer) },
+      }));
+    },
+  };
+}
+
+/** The event of a settled trade, the same whenever it is built: its id and time come from the trade. */
+export function settledEvent(row: SettledTradeRow, producer: string): EventOf<'trades.settled.v1'> {
+  return createEvent(
+    'trades.settled.v1',
+    {
+      tradeId: row.id,
+      userId: row.user_id,
+      pair: row.pair,
+      status: row.status,
+      exitPrice: row.exit_price,
+      exitAtMs: row.exit_at_ms,
+      pnlCents: row.pnl_cents,
+      settledAtMs: row.settled_at_ms,
+      accountType: row.account_type,
+    },
+    { producer, id: settledEventId(row.id), occurredAt: row.settled_at_ms },
+  );
+}
+
+/**
+ * The event id is derived from the trade, not random: a trade settles once, so it has one settled
+ * event, and any copy a consumer sees (a relay retry, a bus redelivery) carries the same id.
+ */
+export function settledEventId(tradeId: string): string {
+  const hex = hash('sha256', `trades.settled.v1:${tradeId}`);
+  // Shaped as a version 8 (custom) RFC 9562 UUID.
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
