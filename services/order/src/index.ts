@@ -66,3 +66,11 @@ export {
   type TradeDirection,
   type TradeOutcome,
 } from './trades/settlement-path.repository';
+export {
+  OPENED_TRADES_SOURCE,
+  openedEvent,
+  openedEventId,
+  openedTradesSource,
+  ORDER_PRODUCER,
+  readOpenedAfter,
+} from './trades/opened-events';

@@ -4,6 +4,7 @@ import { walletMigrations } from '@updown/wallet';
 import { loadOrderConfig, serviceToken } from './config';
 import { orderMigrations } from './db/migrations/index';
 import { buildOrderApp } from './http/order-app';
+import { openedTradesSource, ORDER_PRODUCER } from './trades/opened-events';
 import { createPlaceTrade } from './trades/place-trade.handler';
 
 /**
@@ -19,6 +20,7 @@ runStandalone({
   memoryBusWarning:
     'in-memory bus: order sees no ticks from other processes, so every placement is refused as stale',
   outboxRelay: true,
+  outboxSources: [openedTradesSource(ORDER_PRODUCER)],
   migrations: [runtimeMigrations, priceIngestMigrations, walletMigrations, orderMigrations],
   start: async ({ config, database, bus, logger, registry, clock, kickRelay }) => {
     const prices = await startLatestPrices({ db: database.db, bus, clock, logger });

@@ -27,7 +27,7 @@ import {
 } from '@updown/gateway';
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { startBonusExpiry } from '@updown/wallet';
-import { createPlaceTrade } from '@updown/order';
+import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER } from '@updown/order';
 import { SETTLEMENT_PRODUCER, settledTradesSource, startSettlement } from '@updown/settlement';
 import type { PlatformConfig } from './config';
 import { allMigrations } from './migrations';
@@ -85,7 +85,7 @@ export async function startPlatform(
         logger,
         registry,
         clock,
-        sources: [settledTradesSource(SETTLEMENT_PRODUCER)],
+        sources: [openedTradesSource(ORDER_PRODUCER), settledTradesSource(SETTLEMENT_PRODUCER)],
       },
       { pollIntervalMs: RELAY_WAKE.pollIntervalMs },
     );

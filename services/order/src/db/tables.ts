@@ -34,6 +34,9 @@ export interface TradesTable {
   /** Publish position of `trades.settled.v1` (`xid8` and `bigint`; see migration 0033). */
   settled_xact_id: string | null;
   settled_seq: number | null;
+  /** Publish position of `trades.opened.v1`, from column defaults (migration 0034). */
+  opened_xact_id: Generated<string | null>;
+  opened_seq: Generated<number | null>;
   idempotency_key: string | null;
   created_at: Timestamp;
 }

@@ -1,16 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { createEvent } from '@updown/schemas';
-import {
-  Counter,
-  enqueueEvent,
-  enqueueEvents,
-  Histogram,
-  type Clock,
-  type Database,
-  type OutboxEvent,
-  type Registry,
-} from '@updown/runtime';
+import { Counter, Histogram, type Clock, type Database, type Registry } from '@updown/runtime';
 import { holdStakes, IdempotencyConflict, lockStakeAccounts } from '@updown/wallet';
 import {
   decideBatch,
@@ -68,7 +58,6 @@ export interface PlaceTradeDeps {
   readonly clock: Clock;
   /** Called after a batch with new trades commits, so the outbox relay publishes at once instead of at its next poll. */
   readonly onCommitted?: () => void;
-  readonly producer?: string;
   /**
    * Where `updown_trades_placed_total{pair, account}`, `updown_placement_batch_size`,
    * `updown_placement_batch_fallbacks_total` and `updown_placement_queue_full_total` are
@@ -89,14 +78,14 @@ export interface PlaceTradeDeps {
  * takes, so it never waits while holding a row another money command wants), look up its
  * idempotency keys, read its pairs and stake terms, decide every placement in arrival order
  * against the running balances (`place-batch.domain.ts`), hold the accepted stakes through the
- * wallet, insert the pending trades and write `trades.opened.v1` to the outbox. Each placement gets
+ * wallet, and insert the pending trades, whose rows are the outbox of their `trades.opened.v1`
+ * (`openedTradesSource`). Each placement gets
  * its own answer, exactly the one it would get alone after the ones before it: a refusal writes
  * nothing and touches no other answer, a repeated key returns the first trade.
  */
 export function createPlaceTrade(
   deps: PlaceTradeDeps,
 ): (request: PlaceTradeRequest) => Promise<PlaceTradeResult> {
-  const producer = deps.producer ?? 'order';
   const metrics = placementMetrics(deps.registry);
   return createBatcher<PlaceTradeRequest, PlaceTradeResult>({
     batchMax: deps.batchMax ?? PLACEMENT_BATCH_MAX_DEFAULT,
@@ -106,7 +95,7 @@ export function createPlaceTrade(
       return new OrderServiceUnavailable();
     },
     run: async (requests) => {
-      const outcomes = await placeBatch(deps, producer, requests);
+      const outcomes = await placeBatch(deps, requests);
       let placed = 0;
       for (const outcome of outcomes) {
         if (!outcome.ok || outcome.value.replayed) continue;
@@ -134,13 +123,12 @@ export class CommitFailed extends Error {
 
 async function placeBatch(
   deps: PlaceTradeDeps,
-  producer: string,
   requests: readonly PlaceTradeRequest[],
 ): Promise<Settled<PlaceTradeResult>[]> {
   let decided = false;
   try {
     return await deps.db.transaction().execute(async (trx) => {
-      const outcomes = await placeInTransaction(trx, deps, producer, requests);
+      const outcomes = await placeInTransaction(trx, deps, requests);
       decided = true;
       return outcomes;
     });
@@ -152,7 +140,6 @@ async function placeBatch(
 async function placeInTransaction(
   trx: Transaction<Database>,
   deps: PlaceTradeDeps,
-  producer: string,
   requests: readonly PlaceTradeRequest[],
 ): Promise<Settled<PlaceTradeResult>[]> {
   const state = await readBatchState(trx, deps, requests);
@@ -166,7 +153,6 @@ async function placeInTransaction(
   });
   const written = await writeTrades(trx, accepted, {
     at: new Date(state.now),
-    producer,
     activeBonusCents: state.activeBonusCents,
   });
 
@@ -251,7 +237,7 @@ interface NewPlacement {
 async function writeTrades(
   trx: Transaction<Database>,
   accepted: readonly NewPlacement[],
-  options: { at: Date; producer: string; activeBonusCents: ReadonlyMap<string, number> },
+  options: { at: Date; activeBonusCents: ReadonlyMap<string, number> },
 ): Promise<Map<number, TradeRow>> {
   if (accepted.length === 0) return new Map();
   const held = await holdStakes(
@@ -278,35 +264,9 @@ async function writeTrades(
       },
     })),
   );
-  const events = rows.map((trade) => openedEvent(trade, options.producer, options.at));
-  // One trade (the common case at low load) takes the prepared single insert.
-  if (events.length === 1) await enqueueEvent(trx, 'trades.opened.v1', events[0]!.key, events[0]!.event);
-  else await enqueueEvents(trx, events);
+  // No outbox insert: each trade row got its publish position from the table's defaults, and the
+  // relay publishes its `trades.opened.v1` from the row (`openedTradesSource`) once this commits.
   return new Map(accepted.map(({ index }, i) => [index, rows[i]!]));
-}
-
-function openedEvent(trade: TradeRow, producer: string, at: Date): OutboxEvent<'trades.opened.v1'> {
-  return {
-    topic: 'trades.opened.v1',
-    key: trade.pair,
-    event: createEvent(
-      'trades.opened.v1',
-      {
-        tradeId: trade.id,
-        userId: trade.user_id,
-        pair: trade.pair,
-        direction: trade.direction,
-        amountCents: trade.amount_cents,
-        payoutPct: trade.payout_pct,
-        entryPrice: trade.entry_price,
-        entryAtMs: trade.entry_at_ms,
-        expiryAtMs: trade.expiry_at_ms,
-        accountType: trade.account_type,
-        openedAtMs: trade.accepted_at_ms,
-      },
-      { producer, occurredAt: at.toISOString() },
-    ),
-  };
 }
 
 function termsOf(row: TradeRow): PlacementTerms {

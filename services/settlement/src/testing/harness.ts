@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { pino } from 'pino';
 import { createEvent, eventTopics, type EventOf, type EventTopics } from '@updown/schemas';
-import { createPlaceTrade, findTrade, type PlaceTradeRequest } from '@updown/order';
+import {
+  createPlaceTrade,
+  findTrade,
+  openedTradesSource,
+  ORDER_PRODUCER,
+  type PlaceTradeRequest,
+} from '@updown/order';
 import { countPendingTrades, insertPendingTrades } from '@updown/order/testing';
 import { storeTicks } from '@updown/price-ingest/testing';
 import { ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
@@ -63,7 +69,13 @@ export async function createHarness(): Promise<Harness> {
   const registry = new Registry();
   const bus = new MemoryBus({ topics: eventTopics, logger, registry, partitions: 4 });
   const relay = new OutboxRelay(
-    { db: database.db, bus, logger, registry, sources: [settledTradesSource(SETTLEMENT_PRODUCER)] },
+    {
+      db: database.db,
+      bus,
+      logger,
+      registry,
+      sources: [openedTradesSource(ORDER_PRODUCER), settledTradesSource(SETTLEMENT_PRODUCER)],
+    },
     { pollIntervalMs: 10, batchSize: 1_000, cleanupIntervalMs: 3_600_000 },
   );
   relay.start();

@@ -3,6 +3,7 @@ import * as trades from './0030_trades';
 import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 import * as timeUnits from './0032_time_units';
 import * as tradesSettledPosition from './0033_trades_settled_position';
+import * as tradesOpenedPosition from './0034_trades_opened_position';
 
 /** Trades. */
 export const orderMigrations: MigrationSet = {
@@ -12,5 +13,6 @@ export const orderMigrations: MigrationSet = {
     '0031_trades_hedge_lookup': tradesHedgeLookup,
     '0032_time_units': timeUnits,
     '0033_trades_settled_position': tradesSettledPosition,
+    '0034_trades_opened_position': tradesOpenedPosition,
   },
 };
