@@ -156,7 +156,10 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     this.loop = undefined;
   }
 
-  /** One pass: publish and mark up to `batchSize` rows. Throws `OutboxPublishFailed` after committing what succeeded. */
+  /**
+   * One pass: publish and mark up to `batchSize` `outbox` rows, then up to `batchSize` rows of each
+   * source, moving its cursor. Throws `OutboxPublishFailed` after committing what succeeded.
+   */
   async relayOnce(): Promise<RelayPass> {
     let failure: OutboxPublishFailed | undefined;
     const pass = await this.deps.db.transaction().execute(async (trx) => {

@@ -71,11 +71,17 @@ export async function readCursor(
   return row ? { xactId: row.xact_id, seq: row.seq } : null;
 }
 
+/**
+ * Moves the source's cursor inside the relay's pass. Like marking `outbox` rows published, the
+ * pass's commit need not wait for its WAL flush: a cursor lost in a crash only means the rows
+ * after the older cursor are published once more, which at-least-once delivery allows.
+ */
 export async function moveCursor(
   trx: Transaction<Database>,
   source: string,
   position: OutboxSourcePosition,
 ): Promise<void> {
+  await sql`set local synchronous_commit = off`.execute(trx);
   await sql`
     insert into outbox_cursors (source, xact_id, seq, updated_at)
     values (${source}, ${position.xactId}::xid8, ${position.seq}::bigint, now())

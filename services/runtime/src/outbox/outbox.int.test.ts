@@ -11,7 +11,7 @@ import type { Database } from '../db/schema';
 import { createTestDatabase, type TestDatabase } from '../testing';
 import { enqueueEvent } from './enqueue-event';
 import { OutboxRelay, type OutboxRelayOptions } from './outbox-relay';
-import { committedAfter, type OutboxSource } from './outbox-source';
+import { committedAfter, moveCursor, type OutboxSource } from './outbox-source';
 import { claimUnpublished, markPublished, OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
 
 const logger = pino({ level: 'silent' });
@@ -340,6 +340,29 @@ describe('transactional outbox and relay', () => {
       await slow;
       await waitFor(() => bus.published.length === 2, { what: 'both rows' });
       expect(bus.published.map((p) => p.id)).toEqual([early.id, late.id]);
+    });
+
+    it('moves the cursor without waiting for the disk, in the pass only', async () => {
+      await insert(
+        database.db,
+        ticks(2, ['EURUSD'], 50).map((t) => t.event),
+      );
+      // One connection with the session's setting on, as for marking outbox rows above.
+      const [inside, after] = await database.db.connection().execute(async (conn) => {
+        await sql`set synchronous_commit = on`.execute(conn);
+        const setting = await conn.transaction().execute(async (trx) => {
+          const rows = await source.read(trx, null, 10);
+          await moveCursor(trx, source.name, rows.at(-1)!.position);
+          return (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]!
+            .synchronous_commit;
+        });
+        const later = (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(conn))
+          .rows[0]!.synchronous_commit;
+        await sql`reset synchronous_commit`.execute(conn);
+        return [setting, later] as const;
+      });
+      expect(inside).toBe('off');
+      expect(after).toBe('on');
     });
 
     it('keeps its cursor when publishing fails, and publishes the same rows once the bus is back', async () => {
