@@ -1,7 +1,6 @@
-import { hash } from 'node:crypto';
 import { createEvent, type EventOf } from '@updown/schemas';
 import { readSettledAfter, type SettledTradeRow } from '@updown/order';
-import type { OutboxSource } from '@updown/runtime';
+import { derivedEventId, type OutboxSource } from '@updown/runtime';
 
 /**
  * `trades.settled.v1`, published from the trades table itself: the statement that settles a trade
@@ -46,13 +45,7 @@ export function settledEvent(row: SettledTradeRow, producer: string): EventOf<'t
   );
 }
 
-/**
- * The event id is derived from the trade, not random: a trade settles once, so it has one settled
- * event, and any copy a consumer sees (a relay retry, a bus redelivery) carries the same id.
- */
+/** One event id per trade: a trade settles once (`derivedEventId`). */
 export function settledEventId(tradeId: string): string {
-  const hex = hash('sha256', `trades.settled.v1:${tradeId}`);
-  // Shaped as a version 8 (custom) RFC 9562 UUID.
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return derivedEventId('trades.settled.v1', tradeId);
 }

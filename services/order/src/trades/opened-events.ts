@@ -1,7 +1,12 @@
-import { hash } from 'node:crypto';
 import { sql, type Transaction } from 'kysely';
 import { createEvent, type EventOf } from '@updown/schemas';
-import { committedAfter, type Database, type OutboxSource, type OutboxSourcePosition } from '@updown/runtime';
+import {
+  committedAfter,
+  derivedEventId,
+  type Database,
+  type OutboxSource,
+  type OutboxSourcePosition,
+} from '@updown/runtime';
 import type { TradeRow } from './trades.repository';
 
 /**
@@ -85,10 +90,7 @@ export function openedEvent(trade: OpenedTradeRow, producer: string): EventOf<'t
   );
 }
 
-/** One event id per trade (a trade opens once), so every copy a consumer sees carries the same id. */
+/** One event id per trade: a trade opens once (`derivedEventId`). */
 export function openedEventId(tradeId: string): string {
-  const hex = hash('sha256', `trades.opened.v1:${tradeId}`);
-  // Shaped as a version 8 (custom) RFC 9562 UUID.
-  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  return derivedEventId('trades.opened.v1', tradeId);
 }

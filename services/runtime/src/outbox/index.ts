@@ -1,4 +1,5 @@
 export { coalescedKick, RELAY_WAKE } from './coalesced-kick';
+export { derivedEventId } from './derived-event-id';
 export { ENQUEUE_EVENTS_MAX, enqueueEvent, enqueueEvents, type OutboxEvent } from './enqueue-event';
 export {
   OUTBOX_RELAY_DEFAULTS,

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createEvent, eventTopics, type EventOf, type EventTopics, type TopicName } from '@updown/schemas';
@@ -109,24 +109,13 @@ describe('transactional outbox and relay', () => {
 
   it('marks rows published without waiting for the disk, in that transaction only', async () => {
     await commit(ticks(2));
-    // One connection throughout, with the session's setting on (the test server runs with it off),
-    // so the check after the commit reads the same session the transaction ran in.
-    const [inside, after] = await database.db.connection().execute(async (conn) => {
-      await sql`set synchronous_commit = on`.execute(conn);
-      const setting = await conn.transaction().execute(async (trx) => {
-        const rows = await claimUnpublished(trx, 10);
-        await markPublished(
-          trx,
-          rows.map((row) => row.id),
-          new Date(),
-        );
-        return (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]!
-          .synchronous_commit;
-      });
-      const later = (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(conn))
-        .rows[0]!.synchronous_commit;
-      await sql`reset synchronous_commit`.execute(conn);
-      return [setting, later] as const;
+    const [inside, after] = await synchronousCommitAround(database.db, async (trx) => {
+      const rows = await claimUnpublished(trx, 10);
+      await markPublished(
+        trx,
+        rows.map((row) => row.id),
+        new Date(),
+      );
     });
     expect(inside).toBe('off');
     expect(after).toBe('on');
@@ -347,19 +336,9 @@ describe('transactional outbox and relay', () => {
         database.db,
         ticks(2, ['EURUSD'], 50).map((t) => t.event),
       );
-      // One connection with the session's setting on, as for marking outbox rows above.
-      const [inside, after] = await database.db.connection().execute(async (conn) => {
-        await sql`set synchronous_commit = on`.execute(conn);
-        const setting = await conn.transaction().execute(async (trx) => {
-          const rows = await source.read(trx, null, 10);
-          await moveCursor(trx, source.name, rows.at(-1)!.position);
-          return (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(trx)).rows[0]!
-            .synchronous_commit;
-        });
-        const later = (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(conn))
-          .rows[0]!.synchronous_commit;
-        await sql`reset synchronous_commit`.execute(conn);
-        return [setting, later] as const;
+      const [inside, after] = await synchronousCommitAround(database.db, async (trx) => {
+        const rows = await source.read(trx, null, 10);
+        await moveCursor(trx, source.name, rows.at(-1)!.position);
       });
       expect(inside).toBe('off');
       expect(after).toBe('on');
@@ -413,3 +392,27 @@ describe('transactional outbox and relay', () => {
     expect(await unpublishedCount()).toBe(0);
   });
 });
+
+/**
+ * `synchronous_commit` inside a transaction running `work` and in its session afterwards, on one
+ * connection whose session has it on first (the test server runs with it off), so the check after
+ * the commit reads the session the transaction ran in.
+ */
+async function synchronousCommitAround(
+  db: Kysely<Database>,
+  work: (trx: Transaction<Database>) => Promise<void>,
+): Promise<readonly [string, string]> {
+  const show = async (db: Kysely<Database>) =>
+    (await sql<{ synchronous_commit: string }>`show synchronous_commit`.execute(db)).rows[0]!
+      .synchronous_commit;
+  return db.connection().execute(async (conn) => {
+    await sql`set synchronous_commit = on`.execute(conn);
+    const inside = await conn.transaction().execute(async (trx) => {
+      await work(trx);
+      return show(trx);
+    });
+    const after = await show(conn);
+    await sql`reset synchronous_commit`.execute(conn);
+    return [inside, after] as const;
+  });
+}
