@@ -32,7 +32,8 @@ export interface StandaloneContext<C> {
   readonly bus: Bus;
   /**
    * Wakes the service's outbox relay (at most every `RELAY_WAKE.kickIntervalMs`, as the single
-   * process does): call it after a commit that wrote outbox rows. Does nothing without a relay.
+   * process does): call it after a commit that wrote outbox rows or rows of a source. Does nothing
+   * without a relay.
    */
   readonly kickRelay: () => void;
 }
@@ -49,7 +50,7 @@ export interface StandaloneService<C> {
   /** What the service cannot do on the in-memory bus, logged as a warning when `BUS=memory`. */
   readonly memoryBusWarning: string;
   readonly outboxRelay?: boolean;
-  /** Tables that are their own outbox, for that relay to publish too (settlement's settled trades). */
+  /** Tables that are their own outbox, for that relay to publish too (order's and settlement's trades). */
   readonly outboxSources?: readonly OutboxSource[];
   /**
    * The migrations applied at start: the service's own package and the packages it is built on.

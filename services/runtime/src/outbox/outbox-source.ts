@@ -12,10 +12,11 @@ import type { Database } from '../db/schema';
  * Sequence numbers alone cannot be a cursor: two transactions draw them in one order and may
  * commit in the other, and a cursor past the later commit would skip the earlier one for good.
  * So a source only returns rows written by transactions older than every transaction still
- * running (`xact_id < pg_snapshot_xmin(pg_current_snapshot())`, see `committedBefore`), in
+ * running (`xact_id < pg_snapshot_xmin(pg_current_snapshot())`, see `committedAfter`), in
  * (`xact_id`, `seq`) order: every transaction that may still commit has a larger id than any row
  * returned, so its rows land after the cursor. The price: a transaction left open anywhere on the
- * server holds every source's publication back until it ends.
+ * server holds every source's publication back until it ends, and a row held back by a
+ * transaction whose commit wakes no relay waits for the relay's next poll (`RELAY_WAKE`, 1 s).
  */
 export interface OutboxSourcePosition {
   /** The writing transaction's id (`xid8`) as a decimal string. */
@@ -34,7 +35,7 @@ export interface OutboxSource {
   readonly name: string;
   /**
    * At most `limit` rows after `after` (from the first when null), in position order, each
-   * written by a transaction that `committedBefore` admits.
+   * written by a transaction that `committedAfter` admits.
    */
   read(
     trx: Transaction<Database>,
