@@ -129,10 +129,7 @@ export class KafkaBus<R extends TopicRegistry> implements Bus<R> {
   }
 
   async publish<T extends TopicOf<R>>(topic: T, key: string, event: TopicEvent<R, T>): Promise<void> {
-    if (this.closed) throw new BusClosed();
-    checkEvent(this.options.topics, this.validators, topic, key, event);
-    await this.send(topic, key, encodeEvent(event), { 'event-type': event.type, 'event-id': event.id });
-    this.metrics.published.inc({ topic });
+    await this.publishMany([{ topic, key, event } as BusMessage<R>]);
   }
 
   async publishMany(messages: readonly BusMessage<R>[]): Promise<void> {
@@ -141,8 +138,8 @@ export class KafkaBus<R extends TopicRegistry> implements Bus<R> {
     if (messages.length === 0) return;
     const byTopic = new Map<string, Message[]>();
     for (const m of messages) {
-      const list = byTopic.get(m.topic) ?? [];
-      if (list.length === 0) byTopic.set(m.topic, list);
+      let list = byTopic.get(m.topic);
+      if (!list) byTopic.set(m.topic, (list = []));
       list.push({
         key: m.key,
         value: encodeEvent(m.event),
@@ -154,8 +151,9 @@ export class KafkaBus<R extends TopicRegistry> implements Bus<R> {
       // kafkajs keeps the given order within each partition of one request.
       await this.producer.sendBatch({ acks: -1, topicMessages });
     } catch (error) {
+      const what = messages.length === 1 ? 'a message' : `${messages.length} messages`;
       throw new BusUnavailable(
-        `Kafka did not accept a batch for ${[...byTopic.keys()].join(', ')}: ${(error as Error).message}`,
+        `Kafka did not accept ${what} for ${[...byTopic.keys()].join(', ')}: ${(error as Error).message}`,
         { cause: error },
       );
     }

@@ -90,10 +90,7 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
   }
 
   async publish<T extends TopicOf<R>>(topic: T, key: string, event: TopicEvent<R, T>): Promise<void> {
-    if (this.closed) throw new BusClosed();
-    checkEvent(this.options.topics, this.validators, topic, key, event);
-    this.append(topic, key, encodeEvent(event));
-    this.metrics.published.inc({ topic });
+    await this.publishMany([{ topic, key, event } as BusMessage<R>]);
   }
 
   async publishMany(messages: readonly BusMessage<R>[]): Promise<void> {
