@@ -66,11 +66,4 @@ export {
   type TradeDirection,
   type TradeOutcome,
 } from './trades/settlement-path.repository';
-export {
-  OPENED_TRADES_SOURCE,
-  openedEvent,
-  openedEventId,
-  openedTradesSource,
-  ORDER_PRODUCER,
-  readOpenedAfter,
-} from './trades/opened-events';
+export { openedTradesSource, ORDER_PRODUCER } from './trades/opened-events';

@@ -14,13 +14,7 @@ export {
   type SettleBatchResult,
   type SettledTrade,
 } from './settle-batch';
-export {
-  SETTLED_TRADES_SOURCE,
-  SETTLEMENT_PRODUCER,
-  settledEvent,
-  settledEventId,
-  settledTradesSource,
-} from './settled-events';
+export { SETTLEMENT_PRODUCER, settledEventId, settledTradesSource } from './settled-events';
 export { decideTradeTurnover, turnoverByUser, type TurnoverTrade } from './trade-turnover';
 export {
   EVIDENCE_AFTER_MS,

@@ -8,7 +8,7 @@ import { derivedEventId, type OutboxSource } from '@updown/runtime';
  * rows after its cursor with this source. Give it to every relay of a process that runs
  * settlement (the platform's, and the settlement service's when it runs alone).
  */
-export const SETTLED_TRADES_SOURCE = 'trades.settled.v1';
+const SETTLED_TRADES_SOURCE = 'trades.settled.v1';
 
 /** The `producer` of the settled events. */
 export const SETTLEMENT_PRODUCER = 'settlement';

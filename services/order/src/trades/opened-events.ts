@@ -15,7 +15,7 @@ import type { TradeRow } from './trades.repository';
  * rows after its cursor with this source. Give it to every relay of a process that places trades
  * (the platform's, and the order service's when it runs alone).
  */
-export const OPENED_TRADES_SOURCE = 'trades.opened.v1';
+const OPENED_TRADES_SOURCE = 'trades.opened.v1';
 
 /** The `producer` of the opened events. */
 export const ORDER_PRODUCER = 'order';
