@@ -65,12 +65,13 @@ const consoleSharedZone = {
 // ---------------------------------------------------------------------------------------------
 // Entry points. A package is imported by its name (`@updown/x`) or one of its declared subpath
 // entries (`@updown/x/testing`, `@updown/x/domain`, `@updown/runtime/errors`, the schemas' `api`
-// and `market`), never by a path into its sources. Relative paths into another package are
-// refused by import-x/no-relative-packages.
+// and `market`, the verifier's `rules`, `chain`, `canonical` and `node`), never by a path into its
+// sources. Relative paths into another package are refused by import-x/no-relative-packages.
 // ---------------------------------------------------------------------------------------------
 const ENTRY_POINT_PATTERNS = [
   {
-    regex: '^@updown/[^/]+/(?!(?:testing|testing/global-setup|domain|errors|api|market|migrations)$)',
+    regex:
+      '^@updown/[^/]+/(?!(?:testing|testing/global-setup|domain|errors|api|market|migrations|rules|chain|canonical|node)$)',
     message: "Import another package through its entry points (its package.json 'exports').",
   },
 ];
@@ -262,6 +263,19 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+    },
+  },
+  {
+    // The verifier (verify/, plain JavaScript checked by TypeScript) depends on nothing: its
+    // sources import each other and, in its Node port and command line, Node built-ins. Its
+    // browser-safe modules run in browsers and in Node alike.
+    files: ['verify/src/**/*.js'],
+    languageOptions: { globals: { TextEncoder: 'readonly' } },
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        { packageDir: [path.join(ROOT, 'verify')], devDependencies: false, includeInternal: true },
+      ],
     },
   },
   {

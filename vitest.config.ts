@@ -17,6 +17,7 @@ export default defineConfig({
       'bench/**/*.test.ts',
       'chaos/**/*.test.ts',
       'security/**/*.test.ts',
+      'verify/**/*.test.ts',
     ],
     exclude: ['**/node_modules/**', '**/dist/**'],
     globalSetup: ['services/platform/src/testing/global-setup.ts'],

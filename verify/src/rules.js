@@ -1,0 +1,102 @@
+// @ts-check
+/**
+ * The settlement rules (docs/receipts.md, "Settlement rules"), as pure functions. The settlement
+ * service settles with these same functions, so a receipt's outcome and profit are recomputed
+ * here exactly as they were decided. Integer arithmetic only.
+ */
+
+/** @typedef {'UP' | 'DOWN'} Direction */
+/** @typedef {'won' | 'lost' | 'draw' | 'void'} Outcome */
+/**
+ * @typedef {'exit_above_entry' | 'exit_below_entry' | 'exit_equals_entry' | 'no_exit_tick' | 'exit_tick_too_old'} Rule
+ */
+/**
+ * The tick a trade settles on: the last stored tick of its pair with `atMs <= expiryAtMs`.
+ *
+ * @typedef {object} ExitPrice
+ * @property {number} price
+ * @property {number} atMs
+ */
+
+/** A trade with no tick within this window before its expiry is void: there is no honest exit price. */
+export const EXIT_TICK_AGE_MS_MAX = 10000;
+/** `payoutBasisPoints` are hundredths of a percent: 10000 is 100%. */
+export const BASIS_POINTS_PER_UNIT = 10000;
+
+/** @type {readonly Outcome[]} */
+export const OUTCOMES = ['won', 'lost', 'draw', 'void'];
+/** @type {readonly Rule[]} */
+export const RULES = [
+  'exit_above_entry',
+  'exit_below_entry',
+  'exit_equals_entry',
+  'no_exit_tick',
+  'exit_tick_too_old',
+];
+
+/**
+ * How a trade settles:
+ *
+ * | exit                                        | outcome                     | rule                |
+ * | ------------------------------------------- | --------------------------- | ------------------- |
+ * | none, or after expiry                       | void                        | `no_exit_tick`      |
+ * | more than 10 000 ms before expiry           | void                        | `exit_tick_too_old` |
+ * | price equal to the entry price              | draw                        | `exit_equals_entry` |
+ * | price above the entry price                 | UP won, DOWN lost           | `exit_above_entry`  |
+ * | price below the entry price                 | UP lost, DOWN won           | `exit_below_entry`  |
+ *
+ * @param {Direction} direction
+ * @param {number} entryPrice
+ * @param {number} expiryAtMs
+ * @param {ExitPrice | undefined} exit
+ * @returns {{ outcome: Outcome, rule: Rule }}
+ */
+export function settlementRule(direction, entryPrice, expiryAtMs, exit) {
+  if (!exit || exit.atMs > expiryAtMs) return { outcome: 'void', rule: 'no_exit_tick' };
+  if (expiryAtMs - exit.atMs > EXIT_TICK_AGE_MS_MAX) return { outcome: 'void', rule: 'exit_tick_too_old' };
+  if (exit.price === entryPrice) return { outcome: 'draw', rule: 'exit_equals_entry' };
+  const up = exit.price > entryPrice;
+  return {
+    outcome: (direction === 'UP') === up ? 'won' : 'lost',
+    rule: up ? 'exit_above_entry' : 'exit_below_entry',
+  };
+}
+
+/**
+ * Profit in cents: a win earns the stake times the payout rounded down to the cent, a loss costs
+ * the stake, a draw or void earns nothing.
+ *
+ * @param {number} stakeCents a non-negative safe integer
+ * @param {number} payoutBasisPoints payout % × 100 (82.5% is 8250), a non-negative safe integer
+ * @param {Outcome} outcome
+ * @returns {number}
+ * @throws {RangeError} when an amount is not a non-negative safe integer, or the product
+ *   stakeCents × payoutBasisPoints is not a safe integer
+ */
+export function pnlCents(stakeCents, payoutBasisPoints, outcome) {
+  if (!Number.isSafeInteger(stakeCents) || stakeCents < 0) {
+    throw new RangeError(`stakeCents ${String(stakeCents)} is not a non-negative safe integer`);
+  }
+  if (!Number.isSafeInteger(payoutBasisPoints) || payoutBasisPoints < 0) {
+    throw new RangeError(`payoutBasisPoints ${String(payoutBasisPoints)} is not a non-negative safe integer`);
+  }
+  switch (outcome) {
+    case 'won': {
+      const product = stakeCents * payoutBasisPoints;
+      if (!Number.isSafeInteger(product)) {
+        throw new RangeError(
+          `stakeCents × payoutBasisPoints (${stakeCents} × ${payoutBasisPoints}) is not a safe integer`,
+        );
+      }
+      // Exact integer division rounding down: the remainder is taken off before dividing.
+      return (product - (product % BASIS_POINTS_PER_UNIT)) / BASIS_POINTS_PER_UNIT;
+    }
+    case 'lost':
+      return 0 - stakeCents;
+    case 'draw':
+    case 'void':
+      return 0;
+    default:
+      throw new TypeError(`outcome ${JSON.stringify(outcome)} is not won, lost, draw or void`);
+  }
+}

@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  EXIT_TICK_AGE_MS_MAX,
+  pnlCents,
+  settlementRule,
+  type Direction,
+  type Outcome,
+} from '../src/rules.js';
+
+const EXPIRY = 1_764_000_060_000;
+
+describe('settlementRule', () => {
+  it.each([
+    ['no exit tick', 'UP', undefined, 'void', 'no_exit_tick'],
+    ['no exit tick (DOWN)', 'DOWN', undefined, 'void', 'no_exit_tick'],
+    ['an exit tick after expiry', 'UP', { price: 101, atMs: EXPIRY + 1 }, 'void', 'no_exit_tick'],
+    ['an exit tick 10 001 ms old', 'UP', { price: 101, atMs: EXPIRY - 10_001 }, 'void', 'exit_tick_too_old'],
+    [
+      'an exit tick 10 001 ms old at the entry price',
+      'DOWN',
+      { price: 100, atMs: EXPIRY - 10_001 },
+      'void',
+      'exit_tick_too_old',
+    ],
+    [
+      'an exit tick exactly 10 000 ms old',
+      'UP',
+      { price: 101, atMs: EXPIRY - 10_000 },
+      'won',
+      'exit_above_entry',
+    ],
+    ['an exit tick at expiry, equal', 'UP', { price: 100, atMs: EXPIRY }, 'draw', 'exit_equals_entry'],
+    ['equal (DOWN)', 'DOWN', { price: 100, atMs: EXPIRY - 5 }, 'draw', 'exit_equals_entry'],
+    ['above, UP', 'UP', { price: 100.00000001, atMs: EXPIRY - 5 }, 'won', 'exit_above_entry'],
+    ['above, DOWN', 'DOWN', { price: 100.5, atMs: EXPIRY - 5 }, 'lost', 'exit_above_entry'],
+    ['below, UP', 'UP', { price: 99.99999999, atMs: EXPIRY - 5 }, 'lost', 'exit_below_entry'],
+    ['below, DOWN', 'DOWN', { price: 99.5, atMs: EXPIRY - 5 }, 'won', 'exit_below_entry'],
+  ] as const)('%s: %s -> %s (%s)', (_name, direction, exit, outcome, rule) => {
+    expect(settlementRule(direction, 100, EXPIRY, exit)).toEqual({ outcome, rule });
+  });
+
+  it('keeps the exit window at 10 s', () => {
+    expect(EXIT_TICK_AGE_MS_MAX).toBe(10_000);
+  });
+
+  it("decides as the settlement service's outcome() did before it moved here", () => {
+    // services/settlement/src/settlement.domain.ts `outcome`, as it was.
+    const legacyOutcome = (
+      direction: Direction,
+      entryPrice: number,
+      expiryAtMs: number,
+      exit: { price: number; atMs: number } | undefined,
+    ): Outcome => {
+      if (!exit || exit.atMs > expiryAtMs || expiryAtMs - exit.atMs > 10_000) return 'void';
+      if (exit.price === entryPrice) return 'draw';
+      const up = exit.price > entryPrice;
+      return (direction === 'UP') === up ? 'won' : 'lost';
+    };
+    const price = fc.integer({ min: 1, max: 2_000 }).map((cents) => cents / 100);
+    fc.assert(
+      fc.property(
+        fc.constantFrom<Direction>('UP', 'DOWN'),
+        price,
+        fc.option(fc.record({ price, ageMs: fc.integer({ min: -3, max: 10_003 }) }), { nil: undefined }),
+        (direction, entry, exit) => {
+          const exitTick = exit && { price: exit.price, atMs: EXPIRY - exit.ageMs };
+          expect(settlementRule(direction, entry, EXPIRY, exitTick).outcome).toBe(
+            legacyOutcome(direction, entry, EXPIRY, exitTick),
+          );
+        },
+      ),
+    );
+  });
+});
+
+describe('pnlCents', () => {
+  it('pays stake × payout rounded down to the cent on a win', () => {
+    expect(pnlCents(1_000, 8_000, 'won')).toBe(800);
+    expect(pnlCents(1_000, 8_250, 'won')).toBe(825); // 82.5%
+    expect(pnlCents(999, 8_250, 'won')).toBe(824); // 824.175
+    expect(pnlCents(1, 8_250, 'won')).toBe(0); // 0.825
+    expect(pnlCents(12_345, 9_999, 'won')).toBe(12_343); // 12343.7655
+    expect(pnlCents(3, 10_000, 'won')).toBe(3);
+    expect(pnlCents(0, 8_000, 'won')).toBe(0);
+    expect(pnlCents(900_719_925_474, 10_000, 'won')).toBe(900_719_925_474);
+  });
+
+  it('costs the stake on a loss and nothing on a draw or void', () => {
+    expect(pnlCents(1_000, 8_250, 'lost')).toBe(-1_000);
+    expect(pnlCents(0, 8_250, 'lost')).toBe(0);
+    expect(Object.is(pnlCents(0, 8_250, 'lost'), 0)).toBe(true);
+    expect(pnlCents(1_000, 8_250, 'draw')).toBe(0);
+    expect(pnlCents(1_000, 8_250, 'void')).toBe(0);
+  });
+
+  it('refuses amounts that are not non-negative safe integers, and an unsafe product', () => {
+    expect(() => pnlCents(10.5, 8_000, 'won')).toThrow(RangeError);
+    expect(() => pnlCents(-1, 8_000, 'lost')).toThrow(RangeError);
+    expect(() => pnlCents(1_000, 82.5, 'won')).toThrow(RangeError);
+    expect(() => pnlCents(Number.MAX_SAFE_INTEGER, 2, 'won')).toThrow(RangeError);
+    expect(() => pnlCents(1_000, 8_000, 'pending' as Outcome)).toThrow(TypeError);
+  });
+
+  it("pays as the settlement service's pnlCents(amount, payoutPct) did before it moved here", () => {
+    const legacy = (amountCents: number, payoutPct: number) =>
+      Math.floor((amountCents * Math.round(payoutPct * 100)) / 10_000);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 100_000_000 }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (stake, bp) => {
+          expect(pnlCents(stake, bp, 'won')).toBe(legacy(stake, bp / 100));
+        },
+      ),
+    );
+  });
+});
