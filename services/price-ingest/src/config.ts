@@ -22,6 +22,8 @@ export const priceIngestConfigSpec = {
   TICK_RETENTION_INTERVAL_MS: env.int(60_000, { min: 1_000, max: 86_400_000 }),
   /** Rows per retention delete statement; each is its own short transaction. */
   TICK_RETENTION_CHUNK: env.int(5_000, { min: 100, max: 100_000 }),
+  /** How often each pair's tick chain gets a signed checkpoint (docs/receipts.md). */
+  CHECKPOINT_INTERVAL_MS: env.int(60_000, { min: 200, max: 3_600_000 }),
   /** How soon a pair an admin adds, enables or disables is picked up. */
   PAIRS_POLL_INTERVAL_MS: env.int(2_000, { min: 100, max: 60_000 }),
   /** Most pairs ticking at once. */
@@ -46,6 +48,7 @@ export type PriceIngestServiceConfig = Pick<
   | 'TICK_RETENTION_CHUNK'
   | 'PAIRS_POLL_INTERVAL_MS'
   | 'PRICE_FEEDS_MAX'
+  | 'CHECKPOINT_INTERVAL_MS'
 >;
 
 export function loadPriceIngestConfig(

@@ -35,3 +35,27 @@ export {
 } from './queries/pairs.repository';
 export { recentCandles } from './queries/candles.repository';
 export { latestTickAtMs, tickAtOrBeforeSql, ticksAround, type StoredTick } from './queries/ticks.repository';
+export {
+  checkpointCovering,
+  checkpointsAfter,
+  findCheckpoint,
+  listCheckpoints,
+  signCheckpoints,
+  type ChainTick,
+  type Checkpoint,
+  type SignedCheckpoint,
+} from './chain/checkpoints';
+export {
+  chainedPairs,
+  chainSegment,
+  chainTicksAfter,
+  pinTicks,
+  receiptTicks,
+  SEGMENT_TICKS_MAX,
+  type CheckpointHead,
+  type ReceiptTickQuery,
+  type ReceiptTicks,
+  type StoredChainTick,
+} from './chain/chain.repository';
+export { chainHash } from './chain/tick-chain';
+export { verifyTickChains, type ChainReport, type ChainViolation } from './chain/verify-chains';

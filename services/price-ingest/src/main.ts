@@ -1,4 +1,4 @@
-import { runStandalone, runtimeMigrations } from '@updown/runtime';
+import { resolveSigningKey, runStandalone, runtimeMigrations } from '@updown/runtime';
 import { loadPriceIngestConfig } from './config';
 import { priceIngestMigrations } from './db/migrations/index';
 import { startPriceIngest } from './price-ingest.service';
@@ -14,8 +14,16 @@ runStandalone({
   opsAddress: (config) => ({ host: config.PRICE_INGEST_HOST, port: config.PRICE_INGEST_PORT }),
   memoryBusWarning: 'in-memory bus: ticks reach only consumers inside this process',
   migrations: [runtimeMigrations, priceIngestMigrations],
-  start: ({ config, database, bus, logger, registry, clock }) =>
-    startPriceIngest({ db: database.db, bus, logger, registry, clock, config }),
+  start: async ({ config, database, bus, logger, registry, clock }) =>
+    startPriceIngest({
+      db: database.db,
+      bus,
+      logger,
+      registry,
+      clock,
+      config,
+      signingKey: await resolveSigningKey(config, logger),
+    }),
 }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);

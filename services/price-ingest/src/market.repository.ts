@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import type { CandleRow } from './candles/candles.domain';
+import type { ChainedTick } from './chain/tick-chain';
 import type { Tick } from './feed/price-provider';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -31,7 +32,7 @@ export async function listFeedPairs(db: Db, provider: string, limit: number): Pr
 }
 
 /**
- * Writes a batch of ticks and the candles they move, in the caller's transaction, which commits
+ * Writes a batch of chained ticks and the candles they move, in the caller's transaction, which commits
  * without waiting for its WAL to reach disk (`synchronous_commit = off` for this transaction only).
  *
  * The feed writes five batches a second. Waiting for each one's flush put five more disk flushes a
@@ -43,15 +44,18 @@ export async function listFeedPairs(db: Db, provider: string, limit: number): Pr
  */
 export async function insertTicksAndCandles(
   trx: Transaction<Database>,
-  ticks: readonly Tick[],
+  ticks: readonly ChainedTick[],
   candles: readonly CandleRow[],
 ): Promise<void> {
   await sql`set local synchronous_commit = off`.execute(trx);
   if (ticks.length > 0) {
     await sql`
-      insert into market_ticks (pair, at_ms, price)
+      insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
       select * from unnest(${ticks.map((t) => t.pair)}::text[], ${ticks.map((t) => t.atMs)}::bigint[],
-                           ${ticks.map((t) => t.price)}::float8[])`.execute(trx);
+                           ${ticks.map((t) => t.price)}::float8[], ${ticks.map((t) => t.seq)}::bigint[],
+                           ${ticks.map((t) => t.prevHash)}::bytea[], ${ticks.map((t) => t.hash)}::bytea[])`.execute(
+      trx,
+    );
   }
   if (candles.length > 0) {
     // Rows arrive sorted by key (see aggregateCandles), so concurrent writers lock in one order.
@@ -148,7 +152,12 @@ export async function pairsWithTicks(db: Db, limit: number): Promise<string[]> {
   return result.rows.map((row) => row.pair);
 }
 
-/** Deletes up to `chunk` ticks of a pair older than `beforeMs`; returns how many went. */
+/**
+ * Deletes up to `chunk` ticks of a pair older than `beforeMs`; returns how many went. A chained tick
+ * goes only if a signed checkpoint that ended before `beforeMs` covers it, so the chain left behind
+ * starts right after a checkpoint's head (its first `prev_hash` is that signed hash) and stays
+ * verifiable; a tick a receipt names (`pinned`) is never deleted.
+ */
 export async function deleteTicksBefore(
   db: Db,
   pair: string,
@@ -157,7 +166,11 @@ export async function deleteTicksBefore(
 ): Promise<number> {
   const result = await sql`
     delete from market_ticks where id in (
-      select id from market_ticks where pair = ${pair} and at_ms < ${beforeMs} limit ${chunk}
+      select id from market_ticks
+      where pair = ${pair} and at_ms < ${beforeMs} and not pinned
+        and (seq is null or seq <= (
+          select max(to_seq) from tick_checkpoints where pair = ${pair} and to_ms < ${beforeMs}))
+      limit ${chunk}
     )`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }

@@ -10,6 +10,9 @@ export interface PriceIngestMetrics {
   readonly publishFailures: Counter<'pair'>;
   readonly ticksPersisted: Counter;
   readonly ticksDroppedStale: Counter;
+  readonly ticksDroppedUnusable: Counter;
+  readonly checkpointsSigned: Counter<'pair'>;
+  readonly checkpointFailures: Counter;
   readonly flushBatchSize: Histogram;
   readonly flushDuration: Histogram;
   readonly flushFailures: Counter;
@@ -47,6 +50,22 @@ export function priceIngestMetrics(registry: Registry): PriceIngestMetrics {
     ticksDroppedStale: new Counter({
       name: 'updown_ticks_dropped_stale_total',
       help: 'Ticks dropped because the database stayed unwritable until they were too old to store',
+      registers,
+    }),
+    ticksDroppedUnusable: new Counter({
+      name: 'updown_ticks_dropped_unusable_total',
+      help: 'Ticks dropped because their price cannot be written as a chain decimal (a provider fault)',
+      registers,
+    }),
+    checkpointsSigned: new Counter({
+      name: 'updown_tick_checkpoints_signed_total',
+      help: 'Signed checkpoints of the tick chains, by pair',
+      labelNames: ['pair'],
+      registers,
+    }),
+    checkpointFailures: new Counter({
+      name: 'updown_tick_checkpoint_failures_total',
+      help: 'Checkpoint passes that failed (retried at the next interval)',
       registers,
     }),
     flushBatchSize: new Histogram({

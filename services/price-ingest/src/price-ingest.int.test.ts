@@ -1,6 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMetricsRegistry, ManualClock, type Registry } from '@updown/runtime';
+import {
+  createLogger,
+  createMetricsRegistry,
+  generateSigningKey,
+  ManualClock,
+  type Registry,
+} from '@updown/runtime';
 import { createTestDatabase, memoryBus, type TestDatabase } from '@updown/runtime/testing';
 import type { MarketTickPayload } from '@updown/schemas';
 import { aggregateCandles } from './candles/candles.domain';
@@ -23,6 +29,7 @@ const config: PriceIngestServiceConfig = {
   TICK_RETENTION_CHUNK: 100,
   PAIRS_POLL_INTERVAL_MS: 2_000,
   PRICE_FEEDS_MAX: 200,
+  CHECKPOINT_INTERVAL_MS: 60_000,
 };
 
 const logger = createLogger({ level: 'silent', name: 'price-ingest-test' });
@@ -44,7 +51,15 @@ beforeAll(async () => {
     'test-collector',
     async (event) => void published.push(event.payload),
   );
-  service = await startPriceIngest({ db: database.db, bus, logger, registry, clock, config });
+  service = await startPriceIngest({
+    db: database.db,
+    bus,
+    logger,
+    registry,
+    clock,
+    config,
+    signingKey: generateSigningKey(),
+  });
 });
 
 afterAll(async () => {
@@ -234,6 +249,7 @@ describe('price-ingest service', () => {
       registry: restartRegistry,
       clock,
       config,
+      signingKey: generateSigningKey(),
     });
     expect(await metricValue(restartRegistry, 'updown_candle_backfills_total')).toBe(0);
     await runFor(250);

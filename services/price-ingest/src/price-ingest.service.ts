@@ -1,6 +1,14 @@
 import type { Kysely } from 'kysely';
-import { repeatEvery, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
+import {
+  repeatEvery,
+  type Clock,
+  type Database,
+  type Logger,
+  type Registry,
+  type SigningKey,
+} from '@updown/runtime';
 import type { TickPublisher } from './bus-ports';
+import { signCheckpoints } from './chain/checkpoints';
 import type { PriceIngestServiceConfig } from './config';
 import { OtcProvider } from './feed/otc-provider';
 import { priceIngestMetrics } from './metrics';
@@ -16,6 +24,8 @@ export interface PriceIngestDeps {
   readonly registry: Registry;
   readonly clock: Clock;
   readonly config: PriceIngestServiceConfig;
+  /** Signs the chains' checkpoints (the platform key). */
+  readonly signingKey: SigningKey;
 }
 
 export interface RunningPriceIngest {
@@ -29,12 +39,14 @@ export interface RunningPriceIngest {
   deleteExpiredTicks(): Promise<number>;
   /** The pairs ticking at the moment. */
   feeds(): readonly string[];
+  /** Writes what is buffered, then signs a checkpoint of every chain that grew; resolves to the pairs signed. */
+  checkpoint(): Promise<string[]>;
 }
 
 /**
  * Starts the market data service: the OTC feed for every active pair (with candle history for
  * pairs that have none), batched persistence of ticks and candles, publication on
- * `market.ticks.v1`, the pairs poll and tick retention. Resolves once every active pair is ticking.
+ * `market.ticks.v1`, the pairs poll, signed checkpoints of the tick chains and tick retention. Resolves once every active pair is ticking.
  */
 export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPriceIngest> {
   const { db, clock, config } = deps;
@@ -75,6 +87,17 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
       chunk: config.TICK_RETENTION_CHUNK,
     });
 
+  const checkpoint = async (): Promise<string[]> => {
+    try {
+      const pairs = await signCheckpoints(db, deps.signingKey, clock.now());
+      for (const pair of pairs) metrics.checkpointsSigned.inc({ pair });
+      return pairs;
+    } catch (error) {
+      metrics.checkpointFailures.inc();
+      throw error;
+    }
+  };
+
   pipeline.start();
   provider.start(pipeline);
   try {
@@ -98,6 +121,13 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     logger,
     task: retention,
   });
+  const checkpoints = repeatEvery({
+    clock,
+    intervalMs: config.CHECKPOINT_INTERVAL_MS,
+    name: 'tick checkpoints',
+    logger,
+    task: checkpoint,
+  });
   logger.info(
     {
       pairs: provider.pairs(),
@@ -111,7 +141,7 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
   return {
     stop() {
       stopping ??= (async () => {
-        await Promise.all([poll.stop(), prune.stop()]);
+        await Promise.all([poll.stop(), prune.stop(), checkpoints.stop()]);
         provider.stop();
         await pipeline.stop();
         metrics.activeFeeds.set(0);
@@ -122,5 +152,9 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     syncPairs: () => feeds.sync(),
     deleteExpiredTicks: retention,
     feeds: () => provider.pairs(),
+    checkpoint: async () => {
+      await pipeline.flush();
+      return checkpoint();
+    },
   };
 }

@@ -72,7 +72,7 @@ describe('tick pipeline while the database is down', () => {
 });
 
 describe('tick pipeline writes', () => {
-  it('writes a batch in a transaction that does not wait for its WAL flush, ticks before candles', async () => {
+  it('writes a batch in a transaction that does not wait for its WAL flush, ticks before candles, chain heads read once', async () => {
     const clock = new ManualClock(Date.UTC(2026, 0, 5));
     const statements: string[] = [];
     const published: string[] = [];
@@ -91,13 +91,24 @@ describe('tick pipeline writes', () => {
       { pair: 'GBPUSD', price: 1.3, atMs: clock.now() },
     ]);
     expect(await pipeline.flush()).toBe(true);
-    // The setting is local to the transaction: every other statement of the connection keeps
-    // PostgreSQL's durable default.
-    expect(statements[0]).toBe('set local synchronous_commit = off');
-    expect(statements[1]).toMatch(/^insert into market_ticks /);
-    expect(statements[2]).toMatch(/^insert into market_candles /);
-    expect(statements).toHaveLength(3);
+    // The pairs' chain heads are read once, when the pipeline first writes them. The setting is
+    // local to the transaction: every other statement of the connection keeps PostgreSQL's
+    // durable default.
+    expect(statements[0]).toMatch(/^select p\.pair, h\.seq, h\.hash from unnest/);
+    expect(statements[1]).toBe('set local synchronous_commit = off');
+    expect(statements[2]).toMatch(/^insert into market_ticks \(pair, at_ms, price, seq, prev_hash, hash\)/);
+    expect(statements[3]).toMatch(/^insert into market_candles /);
+    expect(statements).toHaveLength(4);
     expect(published.sort()).toEqual(['EURUSD', 'GBPUSD']);
+
+    statements.length = 0;
+    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.now() + 1 }]);
+    expect(await pipeline.flush()).toBe(true);
+    expect(statements.map((s) => s.slice(0, 25))).toEqual([
+      'set local synchronous_com',
+      'insert into market_ticks ',
+      'insert into market_candle',
+    ]);
     await pipeline.stop();
   });
 });

@@ -3,6 +3,8 @@ import type { Clock, Database, Logger } from '@updown/runtime';
 import { createEvent } from '@updown/schemas';
 import { TICKS_TOPIC, type TickPublisher } from './bus-ports';
 import { aggregateCandles } from './candles/candles.domain';
+import { TickChain, type ChainedTick } from './chain/tick-chain';
+import { isChainablePrice } from './chain/chainable';
 import type { Tick, TickSink } from './feed/price-provider';
 import { insertTicksAndCandles } from './market.repository';
 import type { PriceIngestMetrics } from './metrics';
@@ -48,6 +50,8 @@ export const TICK_WRITE_AGE_MS_MAX = 5_000;
  */
 export class TickPipeline implements TickSink {
   private buffer: Tick[] = [];
+  /** The pairs' chain heads: this pipeline is the single writer of each pair's chain. */
+  private readonly chain = new TickChain();
   private flushing: Promise<boolean> | undefined;
   private consecutiveFailures = 0;
   private cancelTimer: (() => void) | undefined;
@@ -134,11 +138,19 @@ export class TickPipeline implements TickSink {
     if (batch.length === 0) return true;
     const { metrics, logger } = this.options;
     const stopTimer = metrics.flushDuration.startTimer();
+    let chained: ChainedTick[];
     try {
       const candles = aggregateCandles(batch);
-      await this.options.db.transaction().execute((trx) => insertTicksAndCandles(trx, batch, candles));
+      chained = await this.options.db.transaction().execute(async (trx) => {
+        const linked = await this.chain.link(trx, batch);
+        await insertTicksAndCandles(trx, linked, candles);
+        return linked;
+      });
     } catch (error) {
       stopTimer();
+      // The stored chain may end elsewhere than the heads held here (another writer, a commit
+      // whose answer was lost): read the heads again before the next link.
+      this.chain.forget(new Set(batch.map((tick) => tick.pair)));
       this.consecutiveFailures++;
       metrics.flushFailures.inc();
       logger.error(
@@ -148,6 +160,7 @@ export class TickPipeline implements TickSink {
       return false;
     }
     stopTimer();
+    this.chain.commit(chained);
     this.consecutiveFailures = 0;
     this.buffer.splice(0, batch.length);
     metrics.bufferedTicks.set(this.buffer.length);
@@ -157,20 +170,35 @@ export class TickPipeline implements TickSink {
     return true;
   }
 
-  /** Drops buffered ticks too old to be written (see `TICK_WRITE_AGE_MS_MAX`), counted and logged. */
+  /**
+   * Drops buffered ticks too old to be written (see `TICK_WRITE_AGE_MS_MAX`), and ticks whose price
+   * the chain cannot write as a decimal string (docs/receipts.md; a provider fault), counted and logged.
+   */
   private dropStale(): void {
     const oldestAtMs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
     // Ticks arrive in time order per pair, but rounds of pairs interleave: filter, not a prefix cut.
-    const kept = this.buffer.filter((tick) => tick.atMs >= oldestAtMs);
-    const dropped = this.buffer.length - kept.length;
-    if (dropped === 0) return;
+    let stale = 0;
+    let unusable = 0;
+    const kept = this.buffer.filter((tick) => {
+      if (!isChainablePrice(tick.price)) unusable++;
+      else if (tick.atMs < oldestAtMs) stale++;
+      else return true;
+      return false;
+    });
+    if (stale === 0 && unusable === 0) return;
     this.buffer = kept;
-    this.options.metrics.ticksDroppedStale.inc(dropped);
     this.options.metrics.bufferedTicks.set(this.buffer.length);
-    this.options.logger.warn(
-      { ticks: dropped, ageMsMax: TICK_WRITE_AGE_MS_MAX },
-      'ticks too old to write were dropped',
-    );
+    if (unusable > 0) {
+      this.options.metrics.ticksDroppedUnusable.inc(unusable);
+      this.options.logger.error({ ticks: unusable }, 'ticks with prices the chain cannot write were dropped');
+    }
+    if (stale > 0) {
+      this.options.metrics.ticksDroppedStale.inc(stale);
+      this.options.logger.warn(
+        { ticks: stale, ageMsMax: TICK_WRITE_AGE_MS_MAX },
+        'ticks too old to write were dropped',
+      );
+    }
   }
 
   /** Pairs in parallel, each pair's ticks in order, so the bus keeps every pair's sequence. */

@@ -27,3 +27,15 @@ export {
 } from './db/migrator';
 export * from './bus/index';
 export * from './outbox/index';
+export {
+  ed25519Thumbprint,
+  generateSigningKey,
+  parseSigningKey,
+  resolveSigningKey,
+  SIGNING_KEY_FILE,
+  signingKeyFrom,
+  type KeySet,
+  type PublicSigningJwk,
+  type Signature,
+  type SigningKey,
+} from './signing/signing-keys';

@@ -25,6 +25,26 @@ export interface MarketTicksTable {
   /** Unix epoch milliseconds. */
   at_ms: number;
   price: number;
+  /** The tick's place in its pair's hash chain; null for ticks stored before the chain existed. */
+  seq: number | null;
+  prev_hash: Buffer | null;
+  hash: Buffer | null;
+  /** Named by a receipt: retention keeps it. */
+  pinned: Generated<boolean>;
+}
+
+/** A signed checkpoint of a pair's chain (docs/receipts.md). */
+export interface TickCheckpointsTable {
+  pair: string;
+  from_seq: number;
+  to_seq: number;
+  from_ms: number;
+  to_ms: number;
+  start_hash: Buffer;
+  head_hash: Buffer;
+  signed_at_ms: number;
+  key_id: string;
+  signature: Buffer;
 }
 
 export interface MarketCandlesTable {
@@ -45,5 +65,6 @@ declare module '@updown/runtime' {
     market_pairs: MarketPairsTable;
     market_ticks: MarketTicksTable;
     market_candles: MarketCandlesTable;
+    tick_checkpoints: TickCheckpointsTable;
   }
 }

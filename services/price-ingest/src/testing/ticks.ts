@@ -1,16 +1,32 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
+import { TickChain } from '../chain/tick-chain';
+import { insertTicksAndCandles } from '../market.repository';
 
-/** Stores ticks as the feed would (without candles), in one statement; returns their row ids in order. */
+/**
+ * Stores ticks as the feed would (hash-chained per pair, without candles), in one transaction;
+ * returns their row ids in order. A per-pair advisory lock stands in for price-ingest being the
+ * chain's single writer, so tests that store ticks of one pair concurrently still link them in turn.
+ */
 export async function storeTicks(
   db: Kysely<Database> | Transaction<Database>,
   ticks: readonly { pair: string; atMs: number; price: number }[],
 ): Promise<number[]> {
   if (ticks.length === 0) return [];
-  const rows = await db
-    .insertInto('market_ticks')
-    .values(ticks.map((tick) => ({ pair: tick.pair, at_ms: tick.atMs, price: tick.price })))
-    .returning('id')
-    .execute();
-  return rows.map((row) => row.id);
+  const write = async (trx: Transaction<Database>) => {
+    const pairs = [...new Set(ticks.map((t) => t.pair))].sort();
+    await sql`select pg_advisory_xact_lock(hashtext('tick-chain:' || p)) from unnest(${pairs}::text[]) as p`.execute(
+      trx,
+    );
+    const linked = await new TickChain().link(trx, ticks);
+    await insertTicksAndCandles(trx, linked, []);
+    const rows = await trx
+      .selectFrom('market_ticks')
+      .select(['id', 'pair', 'seq'])
+      .where((eb) => eb.or(linked.map((t) => eb.and([eb('pair', '=', t.pair), eb('seq', '=', t.seq)]))))
+      .execute();
+    const ids = new Map(rows.map((r) => [`${r.pair}:${r.seq}`, r.id]));
+    return linked.map((t) => ids.get(`${t.pair}:${t.seq}`)!);
+  };
+  return db.isTransaction ? write(db as Transaction<Database>) : db.transaction().execute(write);
 }

@@ -14,6 +14,10 @@ export const runtimeConfigSpec = {
   BUS: env.oneOf(['memory', 'kafka'], 'memory'),
   KAFKA_BROKERS: env.list(['127.0.0.1:9092']),
   KAFKA_CLIENT_ID: env.string('updown'),
+  /** The Ed25519 key that signs checkpoints and receipts (see signing/signing-keys.ts); production requires it. */
+  SIGNING_KEY: env.optionalString(),
+  /** Public keys (base64url) of earlier signing keys, still published as retired. */
+  SIGNING_KEYS_RETIRED: env.list([]),
   SHUTDOWN_TIMEOUT_MS: env.int(10_000, { min: 100, max: 120_000 }),
 };
 

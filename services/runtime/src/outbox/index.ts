@@ -12,6 +12,8 @@ export {
 export { OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
 export {
   committedAfter,
+  moveCursor,
+  readCursor,
   type OutboxSource,
   type OutboxSourcePosition,
   type OutboxSourceRow,
