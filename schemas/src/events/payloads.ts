@@ -81,6 +81,11 @@ export const TradeSettledPayload = Type.Object(
     }),
     settledAtMs: EpochMs('When the trade was settled'),
     accountType: AccountType,
+    receiptId: Type.Optional(
+      Uuid(
+        'Id of the signed receipt the trade gets (GET /api/trades/{id}/receipt, docs/receipts.md); derived from the trade id, so it is known when the trade settles and the document follows once a checkpoint covers its exit',
+      ),
+    ),
   },
   { title: 'TradeSettledPayload' },
 );

@@ -43,6 +43,7 @@ export interface OrderPort {
 
 export {
   findTrade,
+  tradePairs,
   findTradePriceRefs,
   hasPendingTrades,
   listActiveTrades,
@@ -58,6 +59,7 @@ export {
   lockDueTrades,
   markSettled,
   overduePendingPairs,
+  findSettledTrades,
   readSettledAfter,
   type DueTradeRow,
   type PendingTradeRef,

@@ -1,6 +1,7 @@
 import { ConfigError, readEnv, type ConfigOf } from '@updown/runtime';
 import { gatewayConfigSpec, loadGatewayConfig, marketConfigSpec } from '@updown/gateway';
 import { loadPriceIngestConfig, priceIngestConfigSpec } from '@updown/price-ingest';
+import { receiptConfigSpec } from '@updown/settlement';
 
 /**
  * The single process reads the union of every service's variables. Each service's own loader
@@ -11,6 +12,7 @@ export const platformConfigSpec = {
   ...gatewayConfigSpec,
   ...marketConfigSpec,
   ...priceIngestConfigSpec,
+  ...receiptConfigSpec,
 };
 
 export type PlatformConfig = ConfigOf<typeof platformConfigSpec>;

@@ -90,7 +90,7 @@ describe('npm start as a process', () => {
       const url = platform.baseUrl;
       expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
-      const whileRunning = await runScript('services/wallet/src/ledger/verify.cli.ts', env);
+      const whileRunning = await runScript('services/platform/src/verify.cli.ts', env);
       expect(whileRunning.output).toMatch(/OK/);
       expect(whileRunning.code).toBe(0);
       const migrate = await runScript('services/platform/src/migrate.cli.ts', {
@@ -105,7 +105,7 @@ describe('npm start as a process', () => {
       expect(await platform.exited, platform.output()).toBe(0);
       await platform.stop();
 
-      const afterStop = await runScript('services/wallet/src/ledger/verify.cli.ts', env);
+      const afterStop = await runScript('services/platform/src/verify.cli.ts', env);
       expect(afterStop.code).toBe(0);
       expect(afterStop.output).toMatch(/OK/);
     }, 90_000);

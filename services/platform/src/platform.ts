@@ -10,6 +10,7 @@ import {
   observeDbPool,
   openDatabase,
   OutboxRelay,
+  resolveSigningKey,
   systemClock,
   type Bus,
   type Clock,
@@ -28,7 +29,12 @@ import {
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { startBonusExpiry } from '@updown/wallet';
 import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER } from '@updown/order';
-import { SETTLEMENT_PRODUCER, settledTradesSource, startSettlement } from '@updown/settlement';
+import {
+  SETTLEMENT_PRODUCER,
+  settledTradesSource,
+  startReceiptIssuer,
+  startSettlement,
+} from '@updown/settlement';
 import type { PlatformConfig } from './config';
 import { allMigrations } from './migrations';
 
@@ -73,6 +79,8 @@ export async function startPlatform(
     const applied = await migrateToLatest(database.db, allMigrations);
     logger.info({ database: database.description, applied }, 'database ready');
     await ensureAdminFromEnv(database.db, config, logger);
+    // One key signs the chains' checkpoints and the trades' receipts; the gateway publishes its public half.
+    const signingKey = await resolveSigningKey(config, logger);
 
     const bus = await createBus(config, { logger, registry, clock });
     stopLater('bus', () => bus.close());
@@ -94,7 +102,15 @@ export async function startPlatform(
     const kickRelay = coalescedKick(() => relay.kick(), RELAY_WAKE.kickIntervalMs);
     stopLater('outbox relay kicks', async () => kickRelay.cancel());
 
-    const priceIngest = await startPriceIngest({ db: database.db, bus, logger, registry, clock, config });
+    const priceIngest = await startPriceIngest({
+      db: database.db,
+      bus,
+      logger,
+      registry,
+      clock,
+      config,
+      signingKey,
+    });
     stopLater('price feed', () => priceIngest.stop());
     const latestPrices = await startLatestPrices({ db: database.db, bus, clock, logger });
     stopLater('latest prices', () => latestPrices.stop());
@@ -108,6 +124,16 @@ export async function startPlatform(
       onCommitted: kickRelay,
     });
     stopLater('settlement', () => settlement.stop());
+    const receipts = startReceiptIssuer({
+      db: database.db,
+      key: signingKey,
+      clock,
+      logger,
+      registry,
+      intervalMs: config.RECEIPT_INTERVAL_MS,
+      waitMaxMs: config.RECEIPT_WAIT_MAX_MS,
+    });
+    stopLater('receipts', () => receipts.stop());
 
     const placeTrade = createPlaceTrade({
       db: database.db,
@@ -137,6 +163,7 @@ export async function startPlatform(
         bus,
         market: marketPluginOptions(config),
         order: { placeTrade },
+        keySet: signingKey.keySet,
       }),
     });
     stopLater('http', () => gateway.close());

@@ -2,9 +2,18 @@ import { env, readEnv, runtimeConfigSpec, type ConfigOf } from '@updown/runtime'
 import { SETTLEMENT_BATCH_MAX } from './settle-batch';
 import { SETTLEMENT_DEFAULTS } from './settlement.service';
 
+/** The receipt issuer's variables: in the settlement service's spec and the single process's. */
+export const receiptConfigSpec = {
+  /** How often settled trades are looked at for receipts (each waits for its covering checkpoint). */
+  RECEIPT_INTERVAL_MS: env.int(1_000, { min: 100, max: 600_000 }),
+  /** How long a receipt waits for the tick after its expiry (a dead feed) before it is issued without it. */
+  RECEIPT_WAIT_MAX_MS: env.int(300_000, { min: 1_000, max: 86_400_000 }),
+};
+
 /** settlement's variables on top of the ones every process reads; the only file here that reads `process.env`. */
 export const settlementConfigSpec = {
   ...runtimeConfigSpec,
+  ...receiptConfigSpec,
   /** Trades per settlement transaction. */
   SETTLEMENT_BATCH_SIZE: env.int(SETTLEMENT_DEFAULTS.batchSize, { min: 1, max: SETTLEMENT_BATCH_MAX }),
   /** Most pending trades held in memory; the overdue sweep settles the rest. */

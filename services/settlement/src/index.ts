@@ -1,3 +1,5 @@
+// The tables' kysely types: importing the entry point adds them to the runtime's `Database`.
+export type * from './db/tables';
 export { settlementMigrations } from './db/migrations/index';
 export {
   SETTLEMENT_DEFAULTS,
@@ -24,5 +26,54 @@ export {
   type SettlementEvidence,
   type TickRef,
 } from './evidence';
-export { loadSettlementConfig, settlementConfigSpec, type SettlementConfig } from './config';
+export {
+  loadSettlementConfig,
+  receiptConfigSpec,
+  settlementConfigSpec,
+  type SettlementConfig,
+} from './config';
 export * from './settlement.domain';
+export { receiptIdOf } from './receipts/receipt-id';
+export {
+  issueReceipts,
+  RECEIPT_BATCH_MAX,
+  RECEIPTS_CURSOR,
+  type IssuedReceipts,
+} from './receipts/receipt-issuer';
+export {
+  startReceiptIssuer,
+  type ReceiptIssuerDeps,
+  type RunningReceiptIssuer,
+} from './receipts/receipt-service';
+export {
+  loadReceipt,
+  type ReceiptDocument,
+  type ReceiptLookup,
+  type ReceiptProof,
+} from './receipts/receipt-document';
+export type { Receipt, ReceiptTick } from './receipts/receipt.domain';
+export {
+  checkDisputable,
+  correctionCents,
+  DISPUTE_REASON_LENGTH_MAX,
+  DISPUTE_WINDOW_MS,
+  RESOLUTION_NOTE_LENGTH_MAX,
+  type DisputeReplay,
+  type DisputeStatus,
+  type ReplayStep,
+} from './disputes/dispute.domain';
+export { openDispute, resolveDispute, type DisputeDeps } from './disputes/disputes.handler';
+export {
+  DISPUTES_LIST_MAX,
+  findDispute,
+  listDisputes,
+  listUserDisputes,
+  type DisputeRow,
+} from './disputes/disputes.repository';
+export { replaySettlement } from './disputes/replay';
+export {
+  RECEIPT_OVERDUE_MS,
+  verifyReceipts,
+  type ReceiptsReport,
+  type ReceiptViolation,
+} from './receipts/receipt-audit.read-model';

@@ -1,9 +1,10 @@
-import { runStandalone, runtimeMigrations } from '@updown/runtime';
+import { resolveSigningKey, runStandalone, runtimeMigrations } from '@updown/runtime';
 import { orderMigrations } from '@updown/order';
 import { priceIngestMigrations } from '@updown/price-ingest';
 import { walletMigrations } from '@updown/wallet';
 import { loadSettlementConfig } from './config';
 import { settlementMigrations } from './db/migrations/index';
+import { startReceiptIssuer } from './receipts/receipt-service';
 import { SETTLEMENT_PRODUCER, settledTradesSource } from './settled-events';
 import { startSettlement } from './settlement.service';
 
@@ -26,8 +27,8 @@ runStandalone({
     orderMigrations,
     settlementMigrations,
   ],
-  start: ({ config, database, bus, logger, registry, clock, kickRelay }) =>
-    startSettlement({
+  start: async ({ config, database, bus, logger, registry, clock, kickRelay }) => {
+    const settlement = await startSettlement({
       db: database.db,
       bus,
       logger,
@@ -40,7 +41,23 @@ runStandalone({
         sweepIntervalMs: config.SETTLEMENT_SWEEP_INTERVAL_MS,
         partitions: config.SETTLEMENT_PARTITIONS,
       },
-    }),
+    });
+    const receipts = startReceiptIssuer({
+      db: database.db,
+      key: await resolveSigningKey(config, logger),
+      clock,
+      logger,
+      registry,
+      intervalMs: config.RECEIPT_INTERVAL_MS,
+      waitMaxMs: config.RECEIPT_WAIT_MAX_MS,
+    });
+    return {
+      async stop() {
+        await receipts.stop();
+        await settlement.stop();
+      },
+    };
+  },
 }).catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -1,6 +1,7 @@
 import { createEvent, type EventOf } from '@updown/schemas';
 import { readSettledAfter, type SettledTradeRow } from '@updown/order';
 import { derivedEventId, type OutboxSource } from '@updown/runtime';
+import { receiptIdOf } from './receipts/receipt-id';
 
 /**
  * `trades.settled.v1`, published from the trades table itself: the statement that settles a trade
@@ -40,6 +41,7 @@ export function settledEvent(row: SettledTradeRow, producer: string): EventOf<'t
       pnlCents: row.pnl_cents,
       settledAtMs: row.settled_at_ms,
       accountType: row.account_type,
+      receiptId: receiptIdOf(row.id),
     },
     { producer, id: settledEventId(row.id), occurredAt: row.settled_at_ms },
   );

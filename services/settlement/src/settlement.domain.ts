@@ -1,14 +1,19 @@
+import { EXIT_TICK_AGE_MS_MAX, pnlCents as receiptPnlCents, settlementRule } from '@updown/verify/rules';
+
 /**
  * How a trade settles (DESIGN §3), as pure functions: the outcome from entry and exit prices, the
  * profit or loss in cents, how the payout returns to the accounts the stake came from, and which
  * trades count toward a bonus's wagering turnover.
+ *
+ * The outcome and profit rules themselves live in `@updown/verify` (its `rules` module), the
+ * dependency-free verifier anyone can run on a receipt: settling and verifying run one code.
  */
 
 export type Direction = 'UP' | 'DOWN';
 export type Outcome = 'won' | 'lost' | 'draw' | 'void';
 
 /** A trade with no tick within this window before its expiry is void: there is no honest exit price. */
-export const EXIT_TICK_AGE_MS_MAX = 10_000;
+export { EXIT_TICK_AGE_MS_MAX };
 /**
  * A trade settles on the first stored tick after its expiry, or this long after expiry if no such
  * tick is stored. Only that stored tick proves every earlier tick of the pair is stored too (one
@@ -31,10 +36,7 @@ export function outcome(
   expiryAtMs: number,
   exit: ExitTick | undefined,
 ): Outcome {
-  if (!exit || exit.atMs > expiryAtMs || expiryAtMs - exit.atMs > EXIT_TICK_AGE_MS_MAX) return 'void';
-  if (exit.price === entryPrice) return 'draw';
-  const up = exit.price > entryPrice;
-  return (direction === 'UP') === up ? 'won' : 'lost';
+  return settlementRule(direction, entryPrice, expiryAtMs, exit).outcome;
 }
 
 /**
@@ -42,17 +44,7 @@ export function outcome(
  * a draw or void earns nothing. The percentage is taken in hundredths so that 82.5% stays exact.
  */
 export function pnlCents(amountCents: number, payoutPct: number, result: Outcome): number {
-  switch (result) {
-    case 'won': {
-      const basisPoints = Math.round(payoutPct * 100);
-      return Math.floor((amountCents * basisPoints) / 10_000);
-    }
-    case 'lost':
-      return -amountCents;
-    case 'draw':
-    case 'void':
-      return 0;
-  }
+  return receiptPnlCents(amountCents, Math.round(payoutPct * 100), result);
 }
 
 /**

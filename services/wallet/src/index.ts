@@ -30,6 +30,7 @@ export {
   type LockedBonus,
   type LockLevel,
 } from './locks/lock-protocol';
+export { lockUserWallet } from './commands/user-wallet';
 export * from './stakes/stake.domain';
 export { BonusStakeCapExceeded } from './stakes/stake.errors';
 export {
@@ -41,12 +42,19 @@ export {
   type StakeTermsColumns,
 } from './stakes/stake.repository';
 export {
+  entryIdsByKey,
   lockSettlementAccounts,
   postSettlements,
   SETTLEMENT_ENTRY_KINDS,
   type SettlementEntryKind,
   type SettlementPosting,
 } from './settlements/settlement-postings';
+export {
+  correctionKey,
+  postSettlementCorrection,
+  SETTLEMENT_CORRECTION_KIND,
+  type SettlementCorrection,
+} from './settlements/settlement-correction';
 export { applyBonusTurnover, type CompletedBonus } from './bonus/bonus-turnover';
 export * from './commands/wallet.domain';
 export * from './bonus/bonus.domain';

@@ -185,7 +185,14 @@ export interface SettledTradeRow {
   readonly id: string;
   readonly user_id: string;
   readonly pair: string;
+  readonly direction: TradeDirection;
   readonly account_type: 'demo' | 'real';
+  readonly amount_cents: number;
+  readonly payout_pct: number;
+  readonly entry_price: number;
+  readonly entry_at_ms: number;
+  readonly accepted_at_ms: number;
+  readonly expiry_at_ms: number;
   readonly status: TradeOutcome;
   readonly exit_price: number | null;
   readonly exit_at_ms: number | null;
@@ -196,7 +203,8 @@ export interface SettledTradeRow {
 
 /**
  * The trades settled after `after` in publish-position order, at most `limit`: what the outbox
- * relay publishes as `trades.settled.v1` (settlement's `settledTradesSource`). Only rows whose
+ * relay publishes as `trades.settled.v1` (settlement's `settledTradesSource`), and what
+ * settlement's receipt issuer signs, each after its own cursor. Only rows whose
  * settling transaction ended before this statement's snapshot (`committedAfter`), so a settlement
  * still running cannot commit a row behind the cursor. An index range of
  * `trades_settled_position`.
@@ -207,12 +215,29 @@ export async function readSettledAfter(
   limit: number,
 ): Promise<SettledTradeRow[]> {
   const { rows } = await sql<Omit<SettledTradeRow, 'position'> & { xact_id: string; seq: string }>`
-    select id, user_id, pair, account_type, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
+    select id, user_id, pair, direction, account_type, amount_cents, payout_pct, entry_price, entry_at_ms,
+           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
            settled_xact_id::text as xact_id, settled_seq::text as seq
     from trades
     where settled_seq is not null
       and ${committedAfter({ xactId: 'settled_xact_id', seq: 'settled_seq' }, after)}
     order by settled_xact_id, settled_seq
     limit ${limit}`.execute(trx);
+  return rows.map(({ xact_id, seq, ...row }) => ({ ...row, position: { xactId: xact_id, seq } }));
+}
+
+/** The given trades if settled, in the shape `readSettledAfter` returns (their positions included). */
+export async function findSettledTrades(
+  db: Kysely<Database> | Transaction<Database>,
+  ids: readonly string[],
+): Promise<SettledTradeRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<Omit<SettledTradeRow, 'position'> & { xact_id: string; seq: string }>`
+    select id, user_id, pair, direction, account_type, amount_cents, payout_pct, entry_price, entry_at_ms,
+           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
+           settled_xact_id::text as xact_id, settled_seq::text as seq
+    from trades
+    where id = any(${[...ids]}::uuid[]) and settled_seq is not null
+    order by settled_xact_id, settled_seq`.execute(db);
   return rows.map(({ xact_id, seq, ...row }) => ({ ...row, position: { xactId: xact_id, seq } }));
 }

@@ -130,3 +130,14 @@ export async function openExposure(db: Db, limit: number): Promise<OpenExposureR
     limit ${limit}`.execute(db);
   return rows;
 }
+
+/** The pair of each given trade (unknown ids are absent): for lists that name trades by id. */
+export async function tradePairs(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('trades')
+    .select(['id', 'pair'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.pair]));
+}

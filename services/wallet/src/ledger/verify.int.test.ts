@@ -36,7 +36,7 @@ afterAll(async () => {
 
 async function cli(): Promise<{ code: number; stdout: string }> {
   try {
-    const { stdout } = await run('npx', ['tsx', 'services/wallet/src/ledger/verify.cli.ts'], {
+    const { stdout } = await run('npx', ['tsx', 'services/platform/src/verify.cli.ts'], {
       cwd: repoRoot,
       env: { ...process.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent' },
     });

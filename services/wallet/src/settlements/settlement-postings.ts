@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import { commandAccountCodes, userAccountCode, type TransferCommand } from '../ledger/ledger.domain';
 import { InvalidTransfer } from '../ledger/ledger.errors';
@@ -49,4 +49,21 @@ export async function postSettlements(
     }
   }
   return transferBatch(trx, entries);
+}
+
+/**
+ * The ledger entry ids of the given idempotency keys (a settlement's `trade:<id>:settle`, a
+ * correction's key): what a receipt or a dispute names as the entries that moved the money.
+ */
+export async function entryIdsByKey(
+  db: Kysely<Database> | Transaction<Database>,
+  keys: readonly string[],
+): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('ledger_entries')
+    .select(['id', 'idempotency_key'])
+    .where('idempotency_key', 'in', [...new Set(keys)])
+    .execute();
+  return new Map(rows.map((row) => [row.idempotency_key, row.id]));
 }

@@ -1,4 +1,10 @@
 import type { MigrationSet } from '@updown/runtime';
+import * as receiptsAndDisputes from './0050_receipts_and_disputes';
 
-/** Settlement owns no table yet; its set is empty so the migrator's package order stays complete. */
-export const settlementMigrations: MigrationSet = { owner: 'settlement', migrations: {} };
+/** Settlement's tables: the trades' signed receipts and their disputes. */
+export const settlementMigrations: MigrationSet = {
+  owner: 'settlement',
+  migrations: {
+    '0050_receipts_and_disputes': receiptsAndDisputes,
+  },
+};
