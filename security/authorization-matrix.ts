@@ -226,6 +226,28 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     expect: ownerOrAdmin(200, 404),
     request: (c) => get(`/api/trades/${c.fx.principals.tradeId}`),
   },
+  // A's trade is still open: its owner and an admin learn the receipt is pending.
+  'GET /api/trades/:id/receipt': {
+    expect: ownerOrAdmin(409, 404),
+    request: (c) => get(`/api/trades/${c.fx.principals.tradeId}/receipt`),
+  },
+  // Only the owner may dispute (an admin is not the owner): A's open trade is not settled yet.
+  'POST /api/trades/:id/disputes': {
+    expect: { ...signedIn(409), otherUser: 404, admin: 404 },
+    request: (c) => ({
+      method: 'POST',
+      url: `/api/trades/${c.fx.principals.tradeId}/disputes`,
+      payload: { reason: 'The exit price looks wrong' },
+    }),
+  },
+  'GET /api/disputes': { expect: signedIn(200), request: () => get('/api/disputes') },
+
+  // Provable settlement: the key set and the checkpoints are public.
+  'GET /.well-known/updown-keys.json': {
+    expect: everyone(200),
+    request: () => get('/.well-known/updown-keys.json'),
+  },
+  'GET /api/checkpoints': { expect: everyone(200), request: () => get(`/api/checkpoints?pair=${PAIR}`) },
 
   // Wallet.
   'GET /api/wallet': { expect: signedIn(200), request: () => get('/api/wallet') },
@@ -298,6 +320,20 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
       method: 'POST',
       url: `/api/admin/withdrawals/${await c.fx.pendingWithdrawal()}`,
       payload: { action: 'reject' },
+    }),
+  },
+
+  'GET /api/admin/disputes': {
+    expect: adminOnly(200),
+    request: () => get('/api/admin/disputes?status=open'),
+  },
+  // No such dispute: an admin gets 404 only after the guard let them through.
+  'POST /api/admin/disputes/:id/resolve': {
+    expect: adminOnly(404),
+    request: () => ({
+      method: 'POST',
+      url: '/api/admin/disputes/00000000-0000-4000-8000-000000000000/resolve',
+      payload: { decision: 'confirm', note: 'Checked' },
     }),
   },
 

@@ -2986,6 +2986,547 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/updown-keys.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The public keys that sign checkpoints and receipts
+     * @description JWKS; each key’s `kid` is its RFC 7638 thumbprint. Retired keys stay listed so older receipts still verify.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description JWKS (RFC 7517) of the Ed25519 keys that sign checkpoints and receipts */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['KeySet'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/checkpoints': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Signed checkpoints of a pair’s tick chain, newest first
+     * @description Public. Each signs the chain head, the tick count and the time range since the previous one.
+     */
+    get: {
+      parameters: {
+        query: {
+          /** @description Pair symbol such as BTCUSDT (any case) */
+          pair: string;
+          limit?: number;
+          /** @description Only checkpoints ending before this seq (paging) */
+          before?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Signed checkpoints of a pair’s tick chain, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['CheckpointList'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/trades/{id}/receipt': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed receipt of a settled trade, with its proof
+     * @description The owner or an admin. 409 `RECEIPT_PENDING` until a signed checkpoint covers the exit (one per pair per minute by default). Verify it offline: `npx updown-verify receipt.json --keys updown-keys.json`.
+     */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A settled trade’s signed receipt and its proof (docs/receipts.md); verify it offline with `npx updown-verify` */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ReceiptDocument'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/trades/{id}/disputes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Dispute a settled trade
+     * @description The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['DisputeBody'];
+        };
+      };
+      responses: {
+        /** @description Dispute a settled trade */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Dispute'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/disputes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller’s disputes, newest first */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The caller’s disputes, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['DisputeList'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/disputes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Disputes, newest first, optionally by status */
+    get: {
+      parameters: {
+        query?: {
+          status?: 'open' | 'confirmed' | 'corrected';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Disputes, newest first, optionally by status */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AdminDisputeList'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/disputes/{id}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve a dispute: confirm the settlement, or correct it through the ledger
+     * @description "correct" only when the replay found a different result: the difference is paid (or reclaimed) as the dispute’s own idempotent ledger entry. An admin cannot resolve a dispute of their own trade.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ResolveDisputeBody'];
+        };
+      };
+      responses: {
+        /** @description Resolve a dispute: confirm the settlement, or correct it through the ledger */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AdminDispute'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3014,6 +3555,49 @@ export interface components {
     };
     /** ActiveTradeList */
     ActiveTradeList: components['schemas']['ActiveTrade'][];
+    /** AdminDispute */
+    AdminDispute: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      trade_id: string;
+      pair: string;
+      reason: string;
+      status: 'open' | 'confirmed' | 'corrected';
+      replay: {
+        verdict: 'confirmed' | 'mismatch';
+        summary: string;
+        steps: {
+          id: string;
+          title: string;
+          status: 'ok' | 'fail' | 'warn' | 'skipped';
+          detail: string;
+        }[];
+        recorded: {
+          outcome: 'won' | 'lost' | 'draw' | 'void';
+          /** @description Dollars */
+          pnl: number;
+        };
+        replayed: {
+          outcome: ('won' | 'lost' | 'draw' | 'void') | (never | null);
+          /** @description Dollars */
+          pnl: number | null;
+        };
+      };
+      /** @description Dollars to the trader; negative reclaims */
+      correction: number | null;
+      resolution_note: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      resolved_at: string | null;
+      /** Format: uuid */
+      user_id: string;
+      user_email: string | null;
+      resolved_by: string | null;
+    };
+    /** AdminDisputeList */
+    AdminDisputeList: components['schemas']['AdminDispute'][];
     /** AdminUser */
     AdminUser: {
       /** Format: uuid */
@@ -3064,6 +3648,21 @@ export interface components {
      * @description Oldest first
      */
     CandleList: components['schemas']['Candle'][];
+    /** ChainTick */
+    ChainTick: {
+      /** @description The tick's place in its pair's chain */
+      seq: number;
+      /** @description Unix epoch milliseconds */
+      atMs: number;
+      /** @description The shortest decimal that round-trips the stored binary64 price */
+      price: string;
+      /** @description SHA-256, lowercase hex */
+      prevHash: string;
+      /** @description SHA-256, lowercase hex */
+      hash: string;
+    };
+    /** CheckpointList */
+    CheckpointList: components['schemas']['SignedCheckpoint'][];
     /**
      * DepositBody
      * @description account_type defaults to real
@@ -3075,6 +3674,50 @@ export interface components {
     };
     /** Direction */
     Direction: 'UP' | 'DOWN';
+    /** Dispute */
+    Dispute: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      trade_id: string;
+      pair: string;
+      reason: string;
+      status: 'open' | 'confirmed' | 'corrected';
+      replay: {
+        verdict: 'confirmed' | 'mismatch';
+        summary: string;
+        steps: {
+          id: string;
+          title: string;
+          status: 'ok' | 'fail' | 'warn' | 'skipped';
+          detail: string;
+        }[];
+        recorded: {
+          outcome: 'won' | 'lost' | 'draw' | 'void';
+          /** @description Dollars */
+          pnl: number;
+        };
+        replayed: {
+          outcome: ('won' | 'lost' | 'draw' | 'void') | (never | null);
+          /** @description Dollars */
+          pnl: number | null;
+        };
+      };
+      /** @description Dollars to the trader; negative reclaims */
+      correction: number | null;
+      resolution_note: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      resolved_at: string | null;
+    };
+    /** DisputeBody */
+    DisputeBody: {
+      /** @description What the trader believes is wrong */
+      reason: string;
+    };
+    /** DisputeList */
+    DisputeList: components['schemas']['Dispute'][];
     /** ErrorResponse */
     ErrorResponse: {
       /** @description Human-readable explanation, safe to show to the user */
@@ -3097,6 +3740,25 @@ export interface components {
     HealthResponse: {
       /** @enum {string} */
       status: 'ok';
+    };
+    /**
+     * KeySet
+     * @description JWKS (RFC 7517) of the Ed25519 keys that sign checkpoints and receipts
+     */
+    KeySet: {
+      keys: {
+        /** @enum {string} */
+        kty: 'OKP';
+        /** @enum {string} */
+        crv: 'Ed25519';
+        x: string;
+        kid: string;
+        /** @enum {string} */
+        use: 'sig';
+        /** @enum {string} */
+        alg: 'EdDSA';
+        status: 'active' | 'retired';
+      }[];
     };
     /** Leaderboard */
     Leaderboard: components['schemas']['LeaderboardEntry'][];
@@ -3199,6 +3861,68 @@ export interface components {
       status: 'ok';
       checks: components['schemas']['ReadinessChecks'];
     };
+    /** Receipt */
+    Receipt: {
+      /** @enum {string} */
+      type: 'updown.receipt.v1';
+      /** Format: uuid */
+      receiptId: string;
+      /** Format: uuid */
+      tradeId: string;
+      /** Format: uuid */
+      userId: string;
+      pair: string;
+      direction: 'UP' | 'DOWN';
+      account: 'demo' | 'real';
+      stakeCents: number;
+      /** @description Payout percent × 100 */
+      payoutBasisPoints: number;
+      acceptedAtMs: number;
+      /** @description The exact expiry, Unix epoch milliseconds */
+      expiryAtMs: number;
+      /** @description The shortest decimal that round-trips the stored binary64 price */
+      entryPrice: string;
+      entryTick: components['schemas']['ChainTick'] | null;
+      exitTick: components['schemas']['ChainTick'] | null;
+      afterExpiryTick: components['schemas']['ChainTick'] | null;
+      outcome: 'won' | 'lost' | 'draw' | 'void';
+      rule: string;
+      pnlCents: number;
+      ledgerKey: string;
+      ledgerEntryIds: string[];
+      settledAtMs: number;
+      checkpoints: {
+        entry: {
+          toSeq: number;
+          /** @description SHA-256, lowercase hex */
+          headHash: string;
+        } | null;
+        exit: {
+          toSeq: number;
+          /** @description SHA-256, lowercase hex */
+          headHash: string;
+        } | null;
+      };
+      issuedAtMs: number;
+    };
+    /**
+     * ReceiptDocument
+     * @description A settled trade’s signed receipt and its proof (docs/receipts.md); verify it offline with `npx updown-verify`
+     */
+    ReceiptDocument: {
+      receipt: components['schemas']['Receipt'];
+      signature: components['schemas']['Signature'];
+      proof: {
+        entry: {
+          checkpoint: components['schemas']['SignedCheckpoint'];
+          segment: components['schemas']['ChainTick'][];
+        } | null;
+        exit: {
+          checkpoint: components['schemas']['SignedCheckpoint'];
+          segment: components['schemas']['ChainTick'][];
+        } | null;
+      };
+    };
     /** RefreshTokenBody */
     RefreshTokenBody: {
       /** @description The refresh token */
@@ -3212,6 +3936,39 @@ export interface components {
       email: string;
       /** @description 8 to 128 characters, not only spaces */
       password: string;
+    };
+    /** ResolveDisputeBody */
+    ResolveDisputeBody: {
+      decision: 'confirm' | 'correct';
+      note: string;
+    };
+    /** Signature */
+    Signature: {
+      /** @enum {string} */
+      alg: 'Ed25519';
+      /** @description RFC 7638 thumbprint of the signing key (see the key set) */
+      kid: string;
+      /** @description The 64-byte Ed25519 signature, base64url without padding */
+      sig: string;
+    };
+    /** SignedCheckpoint */
+    SignedCheckpoint: {
+      checkpoint: {
+        /** @enum {string} */
+        type: 'updown.checkpoint.v1';
+        pair: string;
+        fromSeq: number;
+        toSeq: number;
+        ticks: number;
+        fromMs: number;
+        toMs: number;
+        /** @description SHA-256, lowercase hex */
+        startHash: string;
+        /** @description SHA-256, lowercase hex */
+        headHash: string;
+        signedAtMs: number;
+      };
+      signature: components['schemas']['Signature'];
     };
     /** StatusOk */
     StatusOk: {
@@ -3256,6 +4013,15 @@ export interface components {
       account_type: components['schemas']['AccountType'];
       /** @description Length of the trade, seconds */
       duration: number;
+      /** @description The exact expiry, Unix epoch milliseconds: the exit tick is the last at or before it */
+      expiry_at_ms: number;
+      /** @description When the trade was settled, Unix epoch milliseconds; null while pending */
+      settled_at_ms: number | null;
+      /**
+       * Format: uuid
+       * @description Id of the signed receipt (GET /api/trades/{id}/receipt) once settled; null while pending
+       */
+      receipt_id: string | null;
     };
     /** TradeEvidence */
     TradeEvidence: {

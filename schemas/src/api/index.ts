@@ -99,3 +99,24 @@ export {
 } from './admin';
 export { buildMarketWsAsyncApiDocument, MARKET_WS_CLOSE_CODES } from './market-ws.asyncapi';
 export { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from './leaderboard';
+export {
+  AdminDispute,
+  AdminDisputeList,
+  AdminDisputesQuery,
+  ChainTick,
+  CheckpointList,
+  CHECKPOINTS_LIMIT_DEFAULT,
+  CHECKPOINTS_LIMIT_MAX,
+  CheckpointsQuery,
+  Dispute,
+  DISPUTE_REASON_MAX,
+  DisputeBody,
+  DisputeIdParams,
+  DisputeList,
+  KeySet,
+  Receipt,
+  ReceiptDocument,
+  ResolveDisputeBody,
+  Signature,
+  SignedCheckpoint,
+} from './receipts';

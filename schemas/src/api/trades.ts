@@ -96,6 +96,15 @@ export const Trade = Type.Object(
     expiry_ts: Type.Integer({ description: 'Expiry, Unix epoch seconds (rounded up)' }),
     account_type: AccountType,
     duration: Type.Integer({ description: 'Length of the trade, seconds' }),
+    expiry_at_ms: Type.Integer({
+      description: 'The exact expiry, Unix epoch milliseconds: the exit tick is the last at or before it',
+    }),
+    settled_at_ms: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'When the trade was settled, Unix epoch milliseconds; null while pending',
+    }),
+    receipt_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
+      description: 'Id of the signed receipt (GET /api/trades/{id}/receipt) once settled; null while pending',
+    }),
   },
   { title: 'Trade' },
 );

@@ -1,11 +1,13 @@
 import type { Kysely } from 'kysely';
-import type { Clock, Database, Logger, Registry } from '@updown/runtime';
+import type { Clock, Database, KeySet, Logger, Registry } from '@updown/runtime';
 import type { OrderPort } from '@updown/order';
 import { loadSettlementEvidence } from '@updown/settlement';
 import { createAdminPlugin } from './admin/admin.routes';
 import type { GatewayPlugin } from './app';
 import { createAuthPlugin, type AuthPluginConfig } from './auth/index';
 import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
+import { createDisputesPlugin } from './receipts/disputes.routes';
+import { createReceiptsPlugin } from './receipts/receipts.routes';
 import type { MarketPluginOptions } from './market/market.config';
 import { createMarketPlugin, type MarketTickSubscriber } from './market/market.plugin';
 import { createTradesPlugin, type EvidenceLoader } from './trades/trades.routes';
@@ -25,6 +27,8 @@ export interface GatewayFeatureDeps {
   readonly order: OrderPort;
   /** Defaults to the settlement evidence stored in `db`. */
   readonly loadEvidence?: EvidenceLoader;
+  /** The public keys checkpoints and receipts are signed with (`signingKey.keySet`). */
+  readonly keySet: KeySet;
 }
 
 /**
@@ -43,5 +47,7 @@ export function gatewayPlugins(deps: GatewayFeatureDeps): GatewayPlugin[] {
     createWalletPlugin({ db, clock }),
     createAdminPlugin({ db, clock }),
     createLeaderboardPlugin({ db, clock }),
+    createReceiptsPlugin({ db, keySet: deps.keySet }),
+    createDisputesPlugin({ db, clock, keySet: deps.keySet }),
   ];
 }

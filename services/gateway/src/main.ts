@@ -7,6 +7,7 @@ import {
   Lifecycle,
   migrateToLatest,
   openDatabase,
+  resolveSigningKey,
   systemClock,
 } from '@updown/runtime';
 import { createHttpOrderPort, serviceToken } from '@updown/order';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
         bus,
         market: marketPluginOptions(config),
         order,
+        // The public half of the key price-ingest and settlement sign with (the same SIGNING_KEY or DATA_DIR).
+        keySet: (await resolveSigningKey(config, logger)).keySet,
       }),
     });
   } catch (error) {

@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { createLogger, createMetricsRegistry, ManualClock, offlineDb, type Database } from '@updown/runtime';
+import {
+  createLogger,
+  createMetricsRegistry,
+  generateSigningKey,
+  ManualClock,
+  offlineDb,
+  type Database,
+} from '@updown/runtime';
 import { buildApp } from '../app';
 import { loadGatewayConfig } from '../config';
 import { gatewayPlugins } from '../features';
@@ -61,6 +68,8 @@ export async function buildDocumentedApp(options: DocumentedAppOptions = {}): Pr
         },
       },
       loadEvidence: async () => ({ entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] }),
+      // A throwaway key: the document shows the route, not the key set.
+      keySet: generateSigningKey().keySet,
     }),
   });
   options.beforeReady?.(app);

@@ -163,3 +163,14 @@ export function listUsers(db: Db, options: { limit: number; offset: number }): P
 export function lockUserByEmail(trx: Transaction<Database>, email: string): Promise<UserRow | undefined> {
   return trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
 }
+
+/** The emails of the given users (unknown ids are absent): for admin lists that name traders. */
+export async function emailsByIds(db: Db, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}

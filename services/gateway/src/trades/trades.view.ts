@@ -1,4 +1,5 @@
 import type { TradeRow } from '@updown/order';
+import { receiptIdOf } from '@updown/settlement';
 import { centsToDollars } from '../http/money';
 
 /** Expiry in Unix seconds, rounded up so a countdown never reaches zero before the trade expires. */
@@ -21,6 +22,9 @@ export function tradeView(row: TradeRow) {
     expiry_ts: expirySeconds(row.expiry_at_ms),
     account_type: row.account_type,
     duration: row.duration_sec,
+    expiry_at_ms: row.expiry_at_ms,
+    settled_at_ms: row.settled_at_ms,
+    receipt_id: row.status === 'pending' ? null : receiptIdOf(row.id),
   };
 }
 
