@@ -15,6 +15,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY schemas/package.json schemas/
+COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
 COPY services/wallet/package.json services/wallet/
 COPY services/order/package.json services/order/
@@ -33,6 +34,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 HEALTHCHECK_PORT=8080 DATA_DIR=/a
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY schemas/package.json schemas/
+COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
 COPY services/wallet/package.json services/wallet/
 COPY services/order/package.json services/order/
@@ -44,6 +46,7 @@ COPY console/package.json console/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY tsconfig.json tsconfig.base.json ./
 COPY schemas schemas
+COPY verify verify
 COPY services services
 # Only the build (and the placeholder page the gateway falls back to): without the console's
 # sources `npm start` serves it as it is and never tries to rebuild it (Vite is a dev dependency

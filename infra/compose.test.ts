@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigError } from '@updown/runtime';
+import { ConfigError, createLogger, resolveSigningKey } from '@updown/runtime';
 import { loadOrderConfig } from '@updown/order';
 import { loadPriceIngestConfig } from '@updown/price-ingest';
 import { loadSettlementConfig } from '@updown/settlement';
@@ -223,6 +223,21 @@ describe('docker-compose.yml', () => {
       true,
     );
     expect(problemsOf(() => loadPlatformConfig(environmentOf('platform')))).toEqual([]);
+  });
+
+  it('gives every service that signs or publishes keys one signing key, which production refuses', async () => {
+    const keys = ['gateway', 'settlement', 'price-ingest'].map((name) => environmentOf(name).SIGNING_KEY);
+    expect(keys[0]).toEqual(expect.any(String));
+    expect(new Set(keys).size).toBe(1);
+    const logger = createLogger({ level: 'silent', name: 'compose-test' });
+    const config = (env: string) => ({
+      UPDOWN_ENV: env,
+      DATA_DIR: '/nonexistent',
+      SIGNING_KEY: keys[0],
+      SIGNING_KEYS_RETIRED: [],
+    });
+    expect((await resolveSigningKey(config('development'), logger)).kid).toEqual(expect.any(String));
+    await expect(resolveSigningKey(config('production'), logger)).rejects.toThrow(/local-only key/);
   });
 
   it('has local-only defaults that a production start refuses', () => {

@@ -1,14 +1,28 @@
 import { performance } from 'node:perf_hooks';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { createLogger, ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
+import { chainHash, signCheckpoints } from '@updown/price-ingest';
+import {
+  createLogger,
+  generateSigningKey,
+  ManualClock,
+  MemoryBus,
+  OutboxRelay,
+  Registry,
+  type Database,
+} from '@updown/runtime';
 import { createEvent, eventTopics } from '@updown/schemas';
 import {
+  issueReceipts,
+  loadReceipt,
+  RECEIPT_BATCH_MAX,
   SETTLEMENT_DEFAULTS,
   SETTLEMENT_PRODUCER,
   settledTradesSource,
   startSettlement,
   type RunningSettlement,
 } from '@updown/settlement';
+import { verifyReceipt } from '@updown/verify';
+import { nodeCrypto } from '@updown/verify/node';
 import { formatReport, verifyLedger } from '@updown/wallet';
 import { bareWritePostings } from '../lib/storm-reference';
 import { seedStorm } from '../lib/storm-seed';
@@ -153,14 +167,29 @@ async function run(context: BenchContext): Promise<BenchResult> {
     // The first tick after every expiry: stored (one insert for all pairs, as the feed's writer
     // does), then published; the clock says it arrived a few milliseconds after its timestamp.
     const tickAtMs = EXPIRY_FROM_MS + TICK_INTERVAL_MS;
+    // Chained on the heads as price-ingest's writer holds them in memory (read here, before the clock starts).
+    const heads = await sql<{ pair: string; price: number; seq: number; hash: Buffer }>`
+      select pair, price, seq, hash from market_ticks
+      where pair = any(${[...seeded.pairs]}::text[]) and at_ms = ${EXPIRY_FROM_MS}`.execute(db);
+    const next = heads.rows.map((h) => {
+      const price = h.price * 1.0001;
+      return {
+        pair: h.pair,
+        price,
+        seq: h.seq + 1,
+        prevHash: h.hash,
+        hash: chainHash(h.pair, h.seq + 1, tickAtMs, price, h.hash),
+      };
+    });
     clock.set(tickAtMs + TICK_STORE_LAG_MS);
     context.log(`storm: ${seeded.trades} trades due on one tick`);
     counting = true;
     const started = performance.now();
     const ticks = await sql<{ pair: string; price: number }>`
-      insert into market_ticks (pair, at_ms, price)
-      select m.pair, ${tickAtMs}, m.price * 1.0001 from market_ticks m
-      where m.pair = any(${[...seeded.pairs]}::text[]) and m.at_ms = ${EXPIRY_FROM_MS}
+      insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
+      select pair, ${tickAtMs}, price, seq, prev_hash, hash
+      from unnest(${next.map((t) => t.pair)}::text[], ${next.map((t) => t.price)}::float8[], ${next.map((t) => t.seq)}::bigint[],
+                  ${next.map((t) => t.prevHash)}::bytea[], ${next.map((t) => t.hash)}::bytea[]) as u (pair, price, seq, prev_hash, hash)
       returning pair, price`.execute(db);
     for (const tick of ticks.rows) {
       await bus.publish(
@@ -195,6 +224,37 @@ async function run(context: BenchContext): Promise<BenchResult> {
       db,
     );
     const { postings, entries } = written.rows[0]!;
+
+    // Receipts, after the storm and off its clock as in production (settlement never waits for
+    // them): the checkpoint covering the tick after expiry, then every receipt, in the issuer's
+    // batches, as `startReceiptIssuer` runs them.
+    context.log('receipts: checkpoint, then every settled trade’s receipt');
+    const receiptsStarted = performance.now();
+    const key = generateSigningKey();
+    await signCheckpoints(db, key, clock.now());
+    let receipts = 0;
+    let receiptPasses = 0;
+    for (;;) {
+      const pass = await issueReceipts(db, {
+        key,
+        nowMs: clock.now(),
+        batch: RECEIPT_BATCH_MAX,
+        waitMaxMs: 300_000,
+      });
+      receiptPasses++;
+      receipts += pass.issued;
+      if (pass.issued === 0) break;
+    }
+    const receiptsSeconds = (performance.now() - receiptsStarted) / 1000;
+    const sample = await db.selectFrom('trades').select('id').limit(1).executeTakeFirstOrThrow();
+    const sampled = await loadReceipt(db, sample.id);
+    const sampleVerdict =
+      sampled.status === 'issued'
+        ? (await verifyReceipt(sampled.document, key.keySet, nodeCrypto)).verdict
+        : sampled.status;
+    context.log(
+      `receipts: ${receipts} in ${receiptsSeconds.toFixed(1)} s; a sample verifies: ${sampleVerdict}`,
+    );
 
     context.log(`reference: bare insert of ${postings} posting rows`);
     const bare = await bareWritePostings(db, { rows: postings, prefillUpToId });
@@ -235,6 +295,10 @@ async function run(context: BenchContext): Promise<BenchResult> {
         postings_per_trade: Number((postings / seeded.trades).toFixed(2)),
         trades_per_s: Math.round(seeded.trades / stormSeconds),
         events_published_s: Number(publishedSeconds.toFixed(2)),
+        receipts_issued: receipts,
+        receipts_s: Number(receiptsSeconds.toFixed(2)),
+        receipts_per_s: Math.round(receipts / receiptsSeconds),
+        receipts_note: `after the storm, off its clock: one checkpoint per pair, then ${receiptPasses} issuing transactions of up to ${RECEIPT_BATCH_MAX} signed receipts; a sampled receipt verified ${sampleVerdict}`,
         relay: 'on, npm start defaults (batch 100), competing for the same cores and database',
         reference:
           'like ledger_postings including all (same checks and indexes, prefilled with the same rows), no triggers or foreign keys; one statement, one commit',

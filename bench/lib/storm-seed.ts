@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { chainHash } from '@updown/price-ingest';
 import type { Database } from '@updown/runtime';
 import { accountCode, canonicalTransfer, USER_ACCOUNT_TYPES, type TransferCommand } from '@updown/wallet';
 
@@ -47,6 +48,29 @@ export const SEED_STAKE_CENTS_MIN = 100;
 export const SEED_STAKE_CENTS_SPAN = 9_901;
 /** How far before its expiry each ticked history starts: the entries need a tick before acceptance. */
 const HISTORY_BEFORE_EXPIRY_MS = 1_000;
+
+/** A sine around each pair's reference price, on the tick grid, chained per pair. */
+function chainedHistory(
+  pairs: readonly { symbol: string; reference_price: number | null; sort_order: number }[],
+  fromMs: number,
+  toMs: number,
+  stepMs: number,
+) {
+  const ticks: { pair: string; atMs: number; price: number; seq: number; prevHash: Buffer; hash: Buffer }[] =
+    [];
+  for (const pair of pairs) {
+    let prevHash: Buffer = Buffer.alloc(32);
+    let seq = 0;
+    for (let atMs = fromMs; atMs <= toMs; atMs += stepMs) {
+      const price = (pair.reference_price ?? 100) * (1 + 0.002 * Math.sin(atMs / 9000 + pair.sort_order));
+      seq++;
+      const hash = chainHash(pair.symbol, seq, atMs, price, prevHash);
+      ticks.push({ pair: pair.symbol, atMs, price, seq, prevHash, hash });
+      prevHash = hash;
+    }
+  }
+  return ticks;
+}
 
 function requestHash(command: TransferCommand): string {
   const postings = command.postings
@@ -102,7 +126,7 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
   }
   const pairRows = await db
     .selectFrom('market_pairs')
-    .select(['symbol'])
+    .select(['symbol', 'reference_price', 'sort_order'])
     .where('active', '=', true)
     .orderBy('sort_order')
     .orderBy('symbol')
@@ -131,14 +155,15 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
       select rolsuper as superuser from pg_roles where rolname = current_user`.execute(trx);
     if (role.rows[0]?.superuser) await sql`set local session_replication_role = replica`.execute(trx);
 
+    // The feed's ticks, hash-chained per pair as price-ingest writes them (docs/receipts.md).
+    const ticks = chainedHistory(pairRows, historyFromMs, spec.expiryFromMs, spec.tickIntervalMs);
     await sql`
-      insert into market_ticks (pair, at_ms, price)
-      select p.symbol, g.at_ms,
-             coalesce(p.reference_price, 100) * (1 + 0.002 * sin(g.at_ms / 9000.0 + p.sort_order))
-      from market_pairs p
-      cross join generate_series(${historyFromMs}::bigint, ${spec.expiryFromMs}::bigint, ${spec.tickIntervalMs}::bigint) as g (at_ms)
-      where p.symbol = any(${pairs}::text[])
-      order by g.at_ms, p.symbol`.execute(trx);
+      insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
+      select * from unnest(${ticks.map((t) => t.pair)}::text[], ${ticks.map((t) => t.atMs)}::bigint[],
+                           ${ticks.map((t) => t.price)}::float8[], ${ticks.map((t) => t.seq)}::bigint[],
+                           ${ticks.map((t) => t.prevHash)}::bytea[], ${ticks.map((t) => t.hash)}::bytea[])`.execute(
+      trx,
+    );
 
     await sql`
       insert into users (id, email, name, password_hash, created_at, updated_at)
