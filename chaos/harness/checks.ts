@@ -1,5 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { verifyTickChains } from '@updown/price-ingest';
+import type { Database, KeySet } from '@updown/runtime';
+import { verifyReceipts } from '@updown/settlement';
 import { verifyLedger } from '@updown/wallet';
 import {
   compareBalances,
@@ -21,6 +23,8 @@ export interface CheckResult {
   readonly lostCents: number;
   readonly duplicatedCents: number;
   readonly trades: number;
+  /** Receipts issued during the run, every one proven against its trade, the rules and the ledger. */
+  readonly receipts: number;
 }
 
 /** At most this many examples per failed check, so a systematic fault does not flood the report. */
@@ -30,6 +34,7 @@ export async function runChecks(
   db: Kysely<Database>,
   history: readonly AckedOp[],
   userIds: readonly string[],
+  keySet: KeySet,
 ): Promise<CheckResult> {
   const failures: string[] = [];
   const placed = new Map<string, PlacedOp>();
@@ -60,6 +65,24 @@ export async function runChecks(
     );
   }
 
+  // The evidence survives the crashes too: every chain and checkpoint holds, and every receipt
+  // issued (trades settled on a dead feed may still wait for theirs) matches its trade and ledger.
+  const chains = await verifyTickChains(db, keySet);
+  failures.push(
+    ...problemLine(
+      'tick chain verification',
+      chains.violations.map((v) => `${v.check}: ${v.detail}`),
+    ),
+  );
+  const receipts = await verifyReceipts(db, keySet, Date.now());
+  failures.push(
+    ...problemLine(
+      'receipt verification',
+      receipts.violations.map((v) => `${v.check}: ${v.detail}`),
+    ),
+  );
+  if (receipts.receipts === 0) failures.push('no receipt was issued during the run');
+
   // Trades the database lacks are reported above; the money model covers the ones it has.
   const known = history.filter((op) => op.kind !== 'place' || exits.has(op.tradeId));
   const money = compareBalances(modelBalances(known, exits), await loadBalances(db, userIds));
@@ -69,6 +92,7 @@ export async function runChecks(
     lostCents: money.lostCents,
     duplicatedCents: money.duplicatedCents,
     trades: trades.length,
+    receipts: receipts.receipts,
   };
 }
 

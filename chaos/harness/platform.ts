@@ -28,6 +28,8 @@ import {
 
 export const SERVICE_TOKEN = 'chaos-test-service-token-0123456789abcdefghij';
 const JWT_SECRET = 'chaos-test-jwt-secret-0123456789abcdefghijklmnop';
+/** One signing key for every service (a 32-byte seed, base64url): checkpoints, receipts and the key set agree. */
+export const CHAOS_SIGNING_KEY = Buffer.from('chaos-test-signing-key-012345678').toString('base64url');
 export const ADMIN_EMAIL = 'chaos.admin@example.com';
 export const ADMIN_PASSWORD = 'Chaos-admin-pass-123';
 const READY_DEADLINE_MS = 90_000;
@@ -83,11 +85,13 @@ export async function startChaosPlatform(): Promise<ChaosPlatform> {
     LOG_LEVEL: 'warn',
     SERVICE_TOKEN,
     JWT_SECRET,
+    SIGNING_KEY: CHAOS_SIGNING_KEY,
     UPDOWN_ENV: 'test',
   };
   const env: Record<ServiceName, Record<string, string>> = {
-    'price-ingest': { PRICE_INGEST_PORT: String(ports['price-ingest']) },
-    settlement: { SETTLEMENT_PORT: String(ports.settlement) },
+    // Checkpoints and receipts often enough that the run's trades get theirs under the crashes.
+    'price-ingest': { PRICE_INGEST_PORT: String(ports['price-ingest']), CHECKPOINT_INTERVAL_MS: '2000' },
+    settlement: { SETTLEMENT_PORT: String(ports.settlement), RECEIPT_INTERVAL_MS: '500' },
     order: { ORDER_PORT: String(ports.order) },
     gateway: {
       PORT: String(ports.gateway),

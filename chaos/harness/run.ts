@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { runChecks } from './checks';
 import { startCrashes, type CrashLog } from './crashes';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, startChaosPlatform } from './platform';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, CHAOS_SIGNING_KEY, startChaosPlatform } from './platform';
 import { createRandom } from './random';
-import { createDb, waitFor } from './runtime';
+import { createDb, parseSigningKey, signingKeyFrom, waitFor } from './runtime';
 import { startWorkload } from './workload';
 
 /**
@@ -121,7 +121,9 @@ export async function runChaos(
       },
       { timeoutMs: SETTLE_DEADLINE_MS, intervalMs: 1_000, what: `every trade settled\n${platform.report()}` },
     );
-    const checked = await runChecks(db.db, workload.history, workload.userIds);
+    const { keySet } = signingKeyFrom(parseSigningKey(CHAOS_SIGNING_KEY));
+    const checked = await runChecks(db.db, workload.history, workload.userIds, keySet);
+    log(`evidence: ${checked.receipts} receipts and every tick chain verified`);
     const failures = [...checked.failures];
     const exits = platform.unexpectedExits();
     if (exits.length > 0)
