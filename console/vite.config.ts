@@ -144,6 +144,8 @@ export default defineConfig({
   server: {
     proxy: {
       '/api': { target: GATEWAY, changeOrigin: true, ws: true },
+      // The public key set receipts are verified against.
+      '/.well-known': { target: GATEWAY, changeOrigin: true },
     },
   },
 });

@@ -12,7 +12,10 @@ import path from 'node:path';
 
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 const CONSOLE_ROOT = path.join(REPO_ROOT, 'console');
-/** What the bundle is made of: the console app, the schemas it imports and the locked dependencies. */
+/**
+ * What the bundle is made of: the console app, the workspace packages it imports (the schemas and
+ * the receipt verifier) and the locked dependencies.
+ */
 const INPUTS = [
   'console/src',
   'console/public',
@@ -22,6 +25,8 @@ const INPUTS = [
   'console/tsconfig.json',
   'schemas/src',
   'schemas/package.json',
+  'verify/src',
+  'verify/package.json',
   'package-lock.json',
 ];
 /** Bounds the walk over the inputs; the console and schemas have a few hundred files. */

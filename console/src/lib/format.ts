@@ -5,6 +5,18 @@ export function formatMoney(amount: number): string {
   return amount.toFixed(2);
 }
 
+/** `12.5` → `$12.50`. */
+export function formatDollars(amount: number): string {
+  return `$${formatMoney(amount)}`;
+}
+
+/** `12.5` → `+$12.50`, `-3` → `-$3.00`, `0` → `$0.00`: the sign carries the meaning in P&L. */
+export function formatSignedDollars(amount: number): string {
+  if (amount > 0) return `+${formatDollars(amount)}`;
+  if (amount < 0) return `-${formatDollars(-amount)}`;
+  return formatDollars(0);
+}
+
 function twoDigits(value: number): string {
   return String(value).padStart(2, '0');
 }

@@ -3,12 +3,17 @@ import { AppHeader } from '../../components/app-header';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session/session-context';
 import { SecurityCard } from '../../features/auth/components/security-card';
+import { TradeReceiptActions } from '../../features/receipts/components/trade-receipt-actions';
 import { useTradeHistory } from '../../features/trades/api/get-trade-history';
 import { RecentTradesTable } from '../../features/trades/components/recent-trades-table';
+import type { TradeActions } from '../../features/trades/components/trade-history';
 import { formatWinRate, tradeStats } from '../../features/trades/components/trade-stats';
 import { DASHBOARD_TRANSACTIONS_LIMIT, useTransactions } from '../../features/wallet/api/get-transactions';
 import { useWallet } from '../../features/wallet/api/get-wallet';
 import { TransactionList } from '../../features/wallet/components/transaction-list';
+
+/** Each settled trade of Recent Trades gets its receipt and dispute status, in a last column. */
+const receiptActions: TradeActions = (trade) => <TradeReceiptActions trade={trade} />;
 
 /** Balances, trade statistics, recent trades and recent transactions; load failures are only logged. */
 export function DashboardPage() {
@@ -55,7 +60,7 @@ export function DashboardPage() {
           </section>
         </div>
         <div className="dashboard__lists">
-          <RecentTradesTable trades={trades} />
+          <RecentTradesTable trades={trades} renderActions={receiptActions} />
           <TransactionList transactions={transactions.data ?? []} />
         </div>
         <SecurityCard />

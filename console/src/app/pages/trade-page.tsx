@@ -18,7 +18,9 @@ import {
   type IndicatorSettings,
 } from '../../features/indicators/lib/indicator-settings';
 import { loadIndicatorPreset } from '../../features/indicators/lib/preset-storage';
+import { TradeReceiptActions } from '../../features/receipts/components/trade-receipt-actions';
 import { ActiveTradesBar } from '../../features/trades/components/active-trades-bar';
+import type { TradeActions } from '../../features/trades/components/trade-history';
 import { TradePanel } from '../../features/trades/components/trade-panel';
 // Only its type: the module itself is imported dynamically below.
 import type { TradeChart } from './trade-chart';
@@ -81,6 +83,9 @@ function whenIdle(task: () => void): () => void {
 function ChartLoadFailed({ error }: { error: unknown }): never {
   throw error;
 }
+
+/** Each settled trade of the History tab gets its receipt and dispute status. */
+const receiptActions: TradeActions = (trade) => <TradeReceiptActions trade={trade} />;
 
 const DEFAULT_PAIR = 'BTCUSDT';
 const DEFAULT_PAYOUT_PCT = 80;
@@ -167,6 +172,7 @@ export function TradePage() {
           pair={selected}
           currentPrice={price?.pair === selected ? price.value : null}
           payoutPct={payoutPct}
+          renderTradeActions={receiptActions}
         />
       </div>
       <ActiveTradesBar enabled={user !== null} />

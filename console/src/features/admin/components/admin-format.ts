@@ -1,4 +1,5 @@
-import { formatMoney } from '../../../lib/format';
+// The money formats are shared with the trader's pages (dispute corrections).
+export { formatDollars, formatSignedDollars } from '../../../lib/format';
 
 /** How many characters of a user id the request tables show before the ellipsis (spec §2). */
 export const USER_ID_SHOWN_CHARS = 8;
@@ -8,17 +9,8 @@ export function shortUserId(id: string): string {
   return `${id.slice(0, USER_ID_SHOWN_CHARS)}…`;
 }
 
-/** `12.5` → `$12.50`. */
-export function formatDollars(amount: number): string {
-  return `$${formatMoney(amount)}`;
-}
-
-/** `12.5` → `+$12.50`, `-3` → `-$3.00`, `0` → `$0.00`: the sign carries the meaning in P&L. */
-export function formatSignedDollars(amount: number): string {
-  if (amount > 0) return `+${formatDollars(amount)}`;
-  if (amount < 0) return `-${formatDollars(-amount)}`;
-  return formatDollars(0);
-}
+/** A trade's id, shortened as a user's is: the full id is in the cell's title. */
+export const shortTradeId = shortUserId;
 
 /** The colour class of a profit or loss; zero stays neutral. */
 export function pnlClass(amount: number): string {

@@ -22,6 +22,7 @@ beforeAll(async () => {
     import('./deposits-tab'),
     import('./withdrawals-tab'),
     import('./users-tab'),
+    import('./disputes-tab'),
   ]);
 });
 
@@ -45,6 +46,7 @@ function everyList() {
     'GET /api/admin/deposits': json([paymentRequest()]),
     'GET /api/admin/withdrawals': json([]),
     'GET /api/admin/users': json([]),
+    'GET /api/admin/disputes': json([]),
   });
 }
 
@@ -64,7 +66,7 @@ describe('AdminPanel', () => {
     renderPanel();
     expect(screen.getByRole('heading', { name: 'Admin Panel' })).toBeTruthy();
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent);
-    expect(tabs).toEqual(['Trading Pairs', 'Settings', 'Deposits', 'Withdrawals', 'Users']);
+    expect(tabs).toEqual(['Trading Pairs', 'Settings', 'Deposits', 'Withdrawals', 'Users', 'Disputes']);
     expect(screen.getByRole('tab', { name: 'Trading Pairs' }).getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('EURUSD', undefined, LAZY_TAB)).toBeTruthy();
     expect(calls(fetchMock)).toEqual(['GET /api/admin/pairs']);
@@ -103,12 +105,14 @@ describe('AdminPanel', () => {
   it('moves between tabs with the arrow keys', async () => {
     everyList();
     const user = userEvent.setup();
-    renderPanel('/admin?tab=users');
-    await screen.findByText('No users found', undefined, LAZY_TAB);
-    screen.getByRole('tab', { name: 'Users' }).focus();
+    renderPanel('/admin?tab=disputes');
+    await screen.findByText('No open disputes', undefined, LAZY_TAB);
+    screen.getByRole('tab', { name: 'Disputes' }).focus();
     await user.keyboard('{ArrowRight}');
     expect(screen.getByTestId('search').textContent).toBe('?tab=pairs');
     expect(document.activeElement).toBe(screen.getByRole('tab', { name: 'Trading Pairs' }));
+    await user.keyboard('{ArrowLeft}');
+    expect(screen.getByTestId('search').textContent).toBe('?tab=disputes');
     await user.keyboard('{ArrowLeft}');
     expect(screen.getByTestId('search').textContent).toBe('?tab=users');
   });

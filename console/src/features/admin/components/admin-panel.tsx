@@ -12,6 +12,7 @@ const WithdrawalsTab = lazy(() =>
   import('./withdrawals-tab').then((module) => ({ default: module.WithdrawalsTab })),
 );
 const UsersTab = lazy(() => import('./users-tab').then((module) => ({ default: module.UsersTab })));
+const DisputesTab = lazy(() => import('./disputes-tab').then((module) => ({ default: module.DisputesTab })));
 
 export interface AdminPanelProps {
   /** Pairs or the payout changed: whatever shows the market to traders should reload. */
@@ -54,10 +55,12 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
       return <WithdrawalsTab />;
     case 'users':
       return <UsersTab />;
+    case 'disputes':
+      return <DisputesTab />;
   }
 }
 
-/** The admin panel: header, five tabs and the open tab, which is kept in `?tab=` across reloads. */
+/** The admin panel: header, six tabs and the open tab, which is kept in `?tab=` across reloads. */
 export function AdminPanel({ onMarketChanged }: AdminPanelProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseAdminTab(searchParams.get('tab'));

@@ -5,6 +5,7 @@ export const ADMIN_TABS = [
   { id: 'deposits', label: 'Deposits' },
   { id: 'withdrawals', label: 'Withdrawals' },
   { id: 'users', label: 'Users' },
+  { id: 'disputes', label: 'Disputes' },
 ] as const;
 
 export type AdminTabId = (typeof ADMIN_TABS)[number]['id'];

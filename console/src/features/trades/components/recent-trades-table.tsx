@@ -1,13 +1,23 @@
 import { formatMoney, formatPrice } from '../../../lib/format';
 import type { Trade } from '../api/get-trade-history';
+import type { TradeActions } from './trade-history';
 
 function formatPnl(pnl: number | null): string {
   if (pnl === null) return '—';
   return `${pnl > 0 ? '+' : ''}${formatMoney(pnl)}`;
 }
 
-/** The dashboard's Recent Trades table; any status other than won gets the red badge. */
-export function RecentTradesTable({ trades }: { trades: Trade[] }) {
+/**
+ * The dashboard's Recent Trades table; any status other than won gets the red badge. The page's
+ * actions, when given, take a last column after the spec's six.
+ */
+export function RecentTradesTable({
+  trades,
+  renderActions,
+}: {
+  trades: Trade[];
+  renderActions?: TradeActions;
+}) {
   return (
     <section className="card">
       <h2 className="card-title">Recent Trades</h2>
@@ -24,6 +34,11 @@ export function RecentTradesTable({ trades }: { trades: Trade[] }) {
                 <th>Entry</th>
                 <th>Status</th>
                 <th>P&amp;L</th>
+                {renderActions && (
+                  <th>
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                )}
               </tr>
             </thead>
             <tbody>
@@ -45,6 +60,7 @@ export function RecentTradesTable({ trades }: { trades: Trade[] }) {
                   <td className={trade.pnl !== null && trade.pnl > 0 ? 'text-up' : 'text-down'}>
                     {formatPnl(trade.pnl)}
                   </td>
+                  {renderActions && <td>{renderActions(trade)}</td>}
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { formatMoney, formatPrice } from '../../../lib/format';
-import { useTradeHistory } from '../api/get-trade-history';
+import { useTradeHistory, type Trade } from '../api/get-trade-history';
+
+/**
+ * What the page adds to each trade of the history and the dashboard's table (its receipt and
+ * dispute status): another feature's controls, composed in by the page rather than imported here.
+ */
+export type TradeActions = (trade: Trade) => ReactNode;
 
 function statusClass(status: string): string {
   if (status === 'won') return 'badge badge--up';
@@ -9,7 +15,7 @@ function statusClass(status: string): string {
 }
 
 /** The History tab: the last 20 trades, refreshed every 3 s while the tab is open. */
-export function TradeHistory() {
+export function TradeHistory({ renderActions }: { renderActions?: TradeActions }) {
   const history = useTradeHistory({ poll: true });
   useEffect(() => {
     if (history.error) console.error('Failed to load trade history', history.error);
@@ -42,6 +48,7 @@ export function TradeHistory() {
                   </span>
                 )}
               </div>
+              {renderActions && <div className="row trade-history__actions">{renderActions(trade)}</div>}
             </li>
           ))}
         </ul>

@@ -71,4 +71,37 @@ describe('TradePanel', () => {
     await user.click(screen.getByRole('button', { name: /UP/ }));
     expect(toast.error).toHaveBeenCalledWith('Insufficient balance');
   });
+
+  it("shows the page's actions under each trade of the History tab", async () => {
+    const trade = {
+      id: 't1',
+      pair: 'BTCUSDT',
+      direction: 'UP',
+      amount: 10,
+      entry_price: 95000,
+      exit_price: 95010,
+      payout_pct: 80,
+      status: 'won',
+      pnl: 8,
+      created_at: '2026-11-21T10:00:00.000Z',
+      expiry_ts: 1_800_000_000,
+      account_type: 'demo',
+      duration: 60,
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify([trade]))),
+    );
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradePanel
+        pair="BTCUSDT"
+        currentPrice={95000}
+        payoutPct={80}
+        renderTradeActions={(shown) => <button type="button">Receipt of {shown.id}</button>}
+      />,
+    );
+    await user.click(screen.getByRole('tab', { name: 'History' }));
+    expect(await screen.findByRole('button', { name: 'Receipt of t1' })).toBeTruthy();
+  });
 });

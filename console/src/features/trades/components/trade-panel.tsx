@@ -4,7 +4,7 @@ import { errorDetail } from '../../../lib/api-client';
 import { formatMoney, formatPrice } from '../../../lib/format';
 import { usePlaceTrade, type TradeDuration } from '../api/place-trade';
 import { DURATIONS, QUICK_AMOUNTS, parseAmount, potentialProfit } from './trade-amount';
-import { TradeHistory } from './trade-history';
+import { TradeHistory, type TradeActions } from './trade-history';
 
 type Direction = 'UP' | 'DOWN';
 type AccountType = 'demo' | 'real';
@@ -13,9 +13,11 @@ interface Props {
   pair: string;
   currentPrice: number | null;
   payoutPct: number;
+  /** Controls the page adds to each trade of the History tab. */
+  renderTradeActions?: TradeActions;
 }
 
-export function TradePanel({ pair, currentPrice, payoutPct }: Props) {
+export function TradePanel({ pair, currentPrice, payoutPct, renderTradeActions }: Props) {
   const [tab, setTab] = useState<'trade' | 'history'>('trade');
   const [accountType, setAccountType] = useState<AccountType>('demo');
   const [amountInput, setAmountInput] = useState('10');
@@ -64,7 +66,7 @@ export function TradePanel({ pair, currentPrice, payoutPct }: Props) {
       </div>
 
       {tab === 'history' ? (
-        <TradeHistory />
+        <TradeHistory renderActions={renderTradeActions} />
       ) : (
         <div className="trade-panel__form">
           <div className="trade-panel__price">

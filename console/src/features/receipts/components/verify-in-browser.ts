@@ -1,0 +1,20 @@
+import { verifyReceipt, webCrypto } from '@updown/verify';
+import type { CheckStep } from '../../../lib/disputes';
+import type { KeySet } from '../api/get-key-set';
+import type { ReceiptDocument } from '../api/get-receipt';
+
+/** What the verifier reports: every step with its status, and the verdict. */
+export interface Verification {
+  verdict: 'valid' | 'invalid' | 'unusable';
+  steps: CheckStep[];
+  /** `<step id>: <detail>` of the first step that failed. */
+  firstFailure?: string;
+}
+
+/**
+ * Runs the receipt verifier here, with this browser's Web Crypto doing the SHA-256 and Ed25519
+ * work, against the key set the platform publishes.
+ */
+export async function verifyInBrowser(document: ReceiptDocument, keySet: KeySet): Promise<Verification> {
+  return verifyReceipt(document, keySet, webCrypto());
+}
