@@ -1,6 +1,7 @@
 export { DomainError } from './errors';
 export { ConfigError, env, readEnv, type ConfigOf, type ConfigSpec, type Reader } from './config/env';
 export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './config/runtime-config';
+export { readOrCreateSecretFile } from './config/data-dir-secret';
 export { createLogger, REDACTED_PATHS, redactUrl, type Logger } from './logger';
 export { createMetricsRegistry, Counter, Gauge, Histogram, observeDbPool, Registry } from './metrics';
 export { Lifecycle, type ShutdownStep } from './lifecycle';

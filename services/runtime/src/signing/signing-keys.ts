@@ -3,14 +3,12 @@ import {
   createPrivateKey,
   createPublicKey,
   generateKeyPairSync,
-  randomBytes,
   sign,
   type KeyObject,
 } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { canonicalJson } from '@updown/verify/canonical';
 import { ConfigError } from '../config/env';
+import { readOrCreateSecretFile } from '../config/data-dir-secret';
 import type { Logger } from '../logger';
 
 /**
@@ -145,48 +143,31 @@ export async function resolveSigningKey(config: SigningKeyConfig, logger: Logger
       'SIGNING_KEY is required when UPDOWN_ENV=production (generate one: openssl genpkey -algorithm ed25519)',
     ]);
   }
-  const dir = path.resolve(config.DATA_DIR);
-  const file = path.join(dir, SIGNING_KEY_FILE);
-  await mkdir(dir, { recursive: true, mode: 0o700 });
-  const existing = await readKeyFile(file);
-  if (existing !== undefined) return signingKeyFrom(existing, retired);
-  const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
-  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
-  await writeFile(draft, pem, { mode: 0o600, flag: 'wx' });
-  try {
-    await link(draft, file);
+  const { secret, created, file } = await readOrCreateSecretFile({
+    dataDir: config.DATA_DIR,
+    file: SIGNING_KEY_FILE,
+    generate: () =>
+      generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+    parse: (text, path) => {
+      try {
+        return parseSigningKey(text);
+      } catch {
+        throw new ConfigError([`${path} holds no usable Ed25519 key; delete it to generate a new one`]);
+      }
+    },
+  });
+  if (created) {
     logger.info(
       { file },
       'generated a signing key for checkpoints and receipts; set SIGNING_KEY to choose one',
     );
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  } finally {
-    await unlink(draft);
   }
-  const key = await readKeyFile(file);
-  if (key === undefined) throw new ConfigError([`${file} could not be read back`]);
-  return signingKeyFrom(key, retired);
+  return signingKeyFrom(secret, retired);
 }
 
 /** The compose file's development default: a seed that spells `local-only-…`, refused in production. */
 function isLocalOnlyKey(text: string): boolean {
   return Buffer.from(text.trim(), 'base64url').toString('latin1').startsWith('local-only');
-}
-
-async function readKeyFile(file: string): Promise<KeyObject | undefined> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  try {
-    return parseSigningKey(text);
-  } catch {
-    throw new ConfigError([`${file} holds no usable Ed25519 key; delete it to generate a new one`]);
-  }
 }
 
 function publicX(publicKey: KeyObject): string {
