@@ -1,11 +1,12 @@
+// The settlement rule's limit on the exit tick's age (an older last price voids the trade), from
+// the verifier's rules: the module settlement settles with.
+import { EXIT_TICK_AGE_MS_MAX } from '@updown/verify';
 import { formatDollars, formatSignedDollars } from '../../../lib/format';
 import type { Dispute } from '../../../lib/disputes';
 import type { Receipt } from '../api/get-receipt';
 
 /** A trader may dispute a settlement for a day after it (the server refuses later ones). */
 export const DISPUTE_WINDOW_MS = 24 * 3600 * 1000;
-/** The settlement rule's limit on the exit tick's age: an older last price voids the trade. */
-const EXIT_TICK_AGE_MS_MAX = 10_000;
 
 /** Integer cents of the receipt to dollars: `1000` → `$10.00`. */
 export function formatCents(cents: number): string {
