@@ -88,7 +88,6 @@ export async function replaySettlement(
   // the ones stored now.
   const exit = receipt && (receiptSigned || now === undefined) ? receipt.exitTick : (now?.exit ?? null);
   const entryPrice = (receiptSigned ? receipt?.entryTick?.price : undefined) ?? now?.entry?.price ?? null;
-  let replayed: DisputeReplay['replayed'] = { outcome: null, pnlCents: null };
   if (entryPrice === null) {
     steps.push(
       step(
@@ -106,7 +105,7 @@ export async function replaySettlement(
     exit ? { price: Number(exit.price), atMs: exit.atMs } : undefined,
   );
   const pnl = pnlCents(trade.amount_cents, payoutBasisPoints(trade.payout_pct), decided.outcome);
-  replayed = { outcome: decided.outcome, pnlCents: pnl };
+  const replayed: DisputeReplay['replayed'] = { outcome: decided.outcome, pnlCents: pnl };
   const resultAgrees = decided.outcome === recorded.outcome && pnl === recorded.pnlCents;
   steps.push(
     step(
