@@ -36,7 +36,6 @@ export {
 export { recentCandles } from './queries/candles.repository';
 export { latestTickAtMs, tickAtOrBeforeSql, ticksAround, type StoredTick } from './queries/ticks.repository';
 export {
-  checkpointCovering,
   checkpointsAfter,
   findCheckpoint,
   listCheckpoints,
@@ -46,12 +45,10 @@ export {
   type SignedCheckpoint,
 } from './chain/checkpoints';
 export {
-  chainedPairs,
   chainSegment,
   chainTicksAfter,
   pinTicks,
   receiptTicks,
-  SEGMENT_TICKS_MAX,
   type CheckpointHead,
   type ReceiptTickQuery,
   type ReceiptTicks,

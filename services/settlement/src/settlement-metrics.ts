@@ -6,6 +6,10 @@ export interface SettlementMetrics {
   readonly pending: Gauge;
   readonly batchSize: Histogram;
   readonly failures: Counter;
+  /** The receipt issuer's (receipts/receipt-service.ts). */
+  readonly receiptsIssued: Counter;
+  readonly receiptsSkipped: Counter;
+  readonly receiptsWaiting: Gauge;
 }
 
 const shared = new WeakMap<Registry, SettlementMetrics>();
@@ -42,6 +46,21 @@ export function settlementMetrics(registry: Registry): SettlementMetrics {
     failures: new Counter({
       name: 'updown_settlement_failures_total',
       help: 'Settlement passes that failed and were retried',
+      registers,
+    }),
+    receiptsIssued: new Counter({
+      name: 'updown_receipts_issued_total',
+      help: 'Signed trade receipts issued',
+      registers,
+    }),
+    receiptsSkipped: new Counter({
+      name: 'updown_receipts_skipped_total',
+      help: 'Settled trades given no receipt because they settled on ticks stored before the tick chain',
+      registers,
+    }),
+    receiptsWaiting: new Gauge({
+      name: 'updown_receipts_waiting',
+      help: 'Settled trades whose receipt waits for its tick after expiry or its checkpoint (the backlog the last pass left)',
       registers,
     }),
   };

@@ -33,28 +33,38 @@ function chainTickOf(row: ChainTickRow): StoredChainTick {
   };
 }
 
+/** A stored chained tick, saying whether a receipt pinned it. */
+export type PinnableChainTick = StoredChainTick & { readonly pinned: boolean };
+
+/** The chained ticks of `pair` from `fromSeq`, in chain order: the base of the two reads below. */
+function chainTicksFrom(db: Db, pair: string, fromSeq: number) {
+  return db
+    .selectFrom('market_ticks')
+    .select(['id', 'seq', 'at_ms', 'price', 'prev_hash', 'hash', 'pinned'])
+    .where('pair', '=', pair)
+    .where('seq', '>=', fromSeq)
+    .orderBy('seq');
+}
+
+function pinnableOf(row: ChainTickRow & { readonly pinned: boolean }): PinnableChainTick {
+  return { ...chainTickOf(row), pinned: row.pinned };
+}
+
 /**
- * The stored ticks of `pair` from `fromSeq` to `toSeq`, in chain order, each saying whether a
- * receipt pinned it (gaps are the caller's to find: retention's, or a deleted tick).
+ * The stored ticks of `pair` from `fromSeq` to `toSeq`, in chain order (gaps are the caller's to
+ * find: retention's, or a deleted tick).
  */
 export async function chainSegment(
   db: Db,
   pair: string,
   fromSeq: number,
   toSeq: number,
-): Promise<(StoredChainTick & { readonly pinned: boolean })[]> {
+): Promise<PinnableChainTick[]> {
   if (toSeq - fromSeq + 1 > SEGMENT_TICKS_MAX) {
     throw new RangeError(`a segment holds at most ${SEGMENT_TICKS_MAX} ticks`);
   }
-  const rows = await db
-    .selectFrom('market_ticks')
-    .select(['id', 'seq', 'at_ms', 'price', 'prev_hash', 'hash', 'pinned'])
-    .where('pair', '=', pair)
-    .where('seq', '>=', fromSeq)
-    .where('seq', '<=', toSeq)
-    .orderBy('seq')
-    .execute();
-  return rows.map((row) => ({ ...chainTickOf(row as ChainTickRow), pinned: row.pinned }));
+  const rows = await chainTicksFrom(db, pair, fromSeq).where('seq', '<=', toSeq).execute();
+  return rows.map((row) => pinnableOf(row as ChainTickRow & { pinned: boolean }));
 }
 
 /** What a receipt names for one trade (see `receiptTicks`). */
@@ -169,16 +179,11 @@ export async function chainTicksAfter(
   pair: string,
   afterSeq: number,
   limit: number,
-): Promise<(StoredChainTick & { readonly pinned: boolean })[]> {
-  const rows = await db
-    .selectFrom('market_ticks')
-    .select(['id', 'seq', 'at_ms', 'price', 'prev_hash', 'hash', 'pinned'])
-    .where('pair', '=', pair)
-    .where('seq', '>', afterSeq)
-    .orderBy('seq')
+): Promise<PinnableChainTick[]> {
+  const rows = await chainTicksFrom(db, pair, afterSeq + 1)
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ ...chainTickOf(row as ChainTickRow), pinned: row.pinned }));
+  return rows.map((row) => pinnableOf(row as ChainTickRow & { pinned: boolean }));
 }
 
 /** The pairs that have a chain, found through the (pair, seq) index. */

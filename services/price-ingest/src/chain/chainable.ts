@@ -1,7 +1,9 @@
-/** Prices a tick chain writes as plain decimal strings (docs/receipts.md): finite, from 1e-6 below 1e15. */
-export const CHAIN_PRICE_MIN = 0.000001;
-export const CHAIN_PRICE_MAX_EXCLUSIVE = 1e15;
+import { PRICE_LIMIT, PRICE_MIN } from '@updown/verify/chain';
 
+/**
+ * Whether the chain can write a price as its plain decimal string (docs/receipts.md): finite, from
+ * the verifier's `PRICE_MIN` up to below its `PRICE_LIMIT`, the bounds `priceText` enforces.
+ */
 export function isChainablePrice(price: number): boolean {
-  return Number.isFinite(price) && price >= CHAIN_PRICE_MIN && price < CHAIN_PRICE_MAX_EXCLUSIVE;
+  return Number.isFinite(price) && price >= PRICE_MIN && price < PRICE_LIMIT;
 }

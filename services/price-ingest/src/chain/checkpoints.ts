@@ -132,23 +132,6 @@ export async function listCheckpoints(
   return rows.map(signedOf);
 }
 
-/** The first checkpoint of `pair` whose range ends at or after `seq`: the one that covers it. */
-export async function checkpointCovering(
-  db: Db,
-  pair: string,
-  seq: number,
-): Promise<SignedCheckpoint | undefined> {
-  const row = await db
-    .selectFrom('tick_checkpoints')
-    .selectAll()
-    .where('pair', '=', pair)
-    .where('to_seq', '>=', seq)
-    .orderBy('to_seq')
-    .limit(1)
-    .executeTakeFirst();
-  return row ? signedOf(row) : undefined;
-}
-
 /** The checkpoint of `pair` ending at `toSeq`. */
 export async function findCheckpoint(
   db: Db,

@@ -8,7 +8,7 @@ import { nodeCrypto } from '@updown/verify/node';
 import { deleteTicksBefore } from '../market.repository';
 import { storeTicks } from '../testing/ticks';
 import { chainSegment, pinTicks, receiptTicks } from './chain.repository';
-import { checkpointCovering, listCheckpoints, signCheckpoints } from './checkpoints';
+import { listCheckpoints, signCheckpoints } from './checkpoints';
 import { chainHash } from './tick-chain';
 import { verifyTickChains } from './verify-chains';
 
@@ -87,7 +87,12 @@ describe('the tick chain', () => {
       headHash: second!.checkpoint.headHash,
     });
     expect(problems).toEqual([]);
-    expect((await checkpointCovering(database.db, 'CKPT', 11))!.checkpoint.toSeq).toBe(14);
+    // Tick 11, the first of the second range, is covered by the checkpoint ending at 14.
+    const [covered] = await receiptTicks(database.db, [
+      { pair: 'CKPT', entryAtMs: T + 2_500, entryPrice: 1.1, expiryAtMs: T + 2_500 },
+    ]);
+    expect(covered!.entry?.seq).toBe(11);
+    expect(covered!.entryCheckpoint?.toSeq).toBe(14);
     const other = generateSigningKey();
     expect((await verifyCheckpoint(first!, other.keySet, nodeCrypto)).valid).toBe(false);
   });

@@ -49,7 +49,9 @@ export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Pr
   let checkpoints = 0;
   const pairs = await chainedPairs(db);
   for (const pair of pairs) {
-    const heads = new Map<number, SignedCheckpoint>();
+    // Each checkpoint's signed head by its last seq, and its signed start by its first seq.
+    const endsAt = new Map<number, string>();
+    const startsAt = new Map<number, string>();
     let previousCheckpoint: SignedCheckpoint | undefined;
     for (let after = 0; ;) {
       const page = await checkpointsAfter(db, pair, after, PAGE);
@@ -73,14 +75,13 @@ export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Pr
             detail: `${pair} checkpoint to ${checkpoint.toSeq} does not start where checkpoint to ${previousCheckpoint.checkpoint.toSeq} ended`,
           });
         }
-        heads.set(checkpoint.toSeq, signed);
+        endsAt.set(checkpoint.toSeq, checkpoint.headHash);
+        startsAt.set(checkpoint.fromSeq, checkpoint.startHash);
         previousCheckpoint = signed;
       }
       if (page.length < PAGE) break;
       after = page[page.length - 1]!.checkpoint.toSeq;
     }
-    const endsAt = new Map([...heads.values()].map((s) => [s.checkpoint.toSeq, s.checkpoint.headHash]));
-    const startsAt = new Map([...heads.values()].map((s) => [s.checkpoint.fromSeq, s.checkpoint.startHash]));
     let previous: { seq: number; hash: string; pinned: boolean } | undefined;
     let firstAtMs: number | undefined;
     let lastAtMs: number | undefined;

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { findTrade } from '@updown/order';
 import { chainSegment, findCheckpoint, type ChainTick, type SignedCheckpoint } from '@updown/price-ingest';
 import type { Database, Signature } from '@updown/runtime';
 import type { Receipt, ReceiptTick } from './receipt.domain';
@@ -19,21 +18,20 @@ export interface ReceiptDocument {
 
 export type ReceiptLookup =
   | { readonly status: 'issued'; readonly document: ReceiptDocument }
-  /** Settled, but no checkpoint covers its exit yet (or the trade is still open). */
-  | { readonly status: 'pending'; readonly settled: boolean }
-  | { readonly status: 'unknown' };
+  /** No receipt (yet): the trade is open, its checkpoint is not signed, or there is no such trade. */
+  | { readonly status: 'pending' };
 
-/** The stored receipt of a trade, with its proof assembled from the tick log and the checkpoints. */
+/**
+ * The stored receipt of a trade, with its proof assembled from the tick log and the checkpoints.
+ * Callers have the trade already (whose it is, whether it settled): this reads receipts only.
+ */
 export async function loadReceipt(db: Kysely<Database>, tradeId: string): Promise<ReceiptLookup> {
   const row = await db
     .selectFrom('trade_receipts')
     .selectAll()
     .where('trade_id', '=', tradeId)
     .executeTakeFirst();
-  if (!row) {
-    const trade = await findTrade(db, tradeId);
-    return trade ? { status: 'pending', settled: trade.status !== 'pending' } : { status: 'unknown' };
-  }
+  if (!row) return { status: 'pending' };
   const receipt = JSON.parse(row.body) as Receipt;
   const [entry, exit] = await Promise.all([
     proofOf(db, receipt.pair, receipt.entryTick, row.entry_checkpoint),

@@ -1,7 +1,5 @@
 import type { Kysely } from 'kysely';
 import {
-  Counter,
-  Gauge,
   repeatEvery,
   type Clock,
   type Database,
@@ -9,6 +7,7 @@ import {
   type Registry,
   type SigningKey,
 } from '@updown/runtime';
+import { settlementMetrics } from '../settlement-metrics';
 import { issueReceipts, RECEIPT_BATCH_MAX, type IssuedReceipts } from './receipt-issuer';
 
 export interface ReceiptIssuerDeps {
@@ -31,41 +30,13 @@ export interface RunningReceiptIssuer {
   stop(): Promise<void>;
 }
 
-const shared = new WeakMap<Registry, { issued: Counter; skipped: Counter; waiting: Gauge }>();
-
-function metricsOf(registry: Registry) {
-  let metrics = shared.get(registry);
-  if (!metrics) {
-    const registers = [registry];
-    metrics = {
-      issued: new Counter({
-        name: 'updown_receipts_issued_total',
-        help: 'Signed trade receipts issued',
-        registers,
-      }),
-      skipped: new Counter({
-        name: 'updown_receipts_skipped_total',
-        help: 'Settled trades given no receipt because they settled on ticks stored before the tick chain',
-        registers,
-      }),
-      waiting: new Gauge({
-        name: 'updown_receipts_waiting',
-        help: 'Settled trades whose receipt waits for its tick after expiry or its checkpoint (the backlog the last pass left)',
-        registers,
-      }),
-    };
-    shared.set(registry, metrics);
-  }
-  return metrics;
-}
-
 /**
  * Issues receipts for settled trades, in the order they settled, once a signed checkpoint covers
  * each one's ticks (price-ingest signs one per pair every `CHECKPOINT_INTERVAL_MS`): a receipt
  * follows its settlement by up to one checkpoint interval.
  */
 export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssuer {
-  const metrics = metricsOf(deps.registry);
+  const metrics = settlementMetrics(deps.registry);
   const passesMax = deps.passesMax ?? 100;
   const run = async (): Promise<IssuedReceipts> => {
     const total = { issued: 0, waiting: 0, skipped: 0 };
@@ -79,11 +50,11 @@ export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssue
       total.issued += result.issued;
       total.skipped += result.skipped;
       total.waiting = result.waiting;
-      metrics.issued.inc(result.issued);
-      metrics.skipped.inc(result.skipped);
+      metrics.receiptsIssued.inc(result.issued);
+      metrics.receiptsSkipped.inc(result.skipped);
       if (result.issued + result.skipped + result.waiting < RECEIPT_BATCH_MAX) break;
     }
-    metrics.waiting.set(total.waiting);
+    metrics.receiptsWaiting.set(total.waiting);
     return total;
   };
   const repeating = repeatEvery({
