@@ -8,8 +8,19 @@
 /** @typedef {'UP' | 'DOWN'} Direction */
 /** @typedef {'won' | 'lost' | 'draw' | 'void'} Outcome */
 /**
- * @typedef {'exit_above_entry' | 'exit_below_entry' | 'exit_equals_entry' | 'no_exit_tick' | 'exit_tick_too_old'} Rule
+ * @typedef {'exit_above_entry' | 'exit_below_entry' | 'exit_equals_entry' | 'no_exit_tick' | 'exit_tick_too_old' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry'} Rule
  */
+/**
+ * What a pair's reference feed said at a trade's entry and expiry, for a pair that has one: the
+ * largest disagreement the pair allows, and the reference's price in force at each moment (null
+ * when it had none in the 10 s before).
+ *
+ * @typedef {object} ReferencePrices
+ * @property {number} spreadBps
+ * @property {number | null} atEntry
+ * @property {number | null} atExpiry
+ */
+/** @typedef {'agreed' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry' | 'reference_unavailable'} ReferenceDecision */
 /**
  * The tick a trade settles on: the last stored tick of its pair with `atMs <= expiryAtMs`.
  *
@@ -32,7 +43,56 @@ export const RULES = [
   'exit_equals_entry',
   'no_exit_tick',
   'exit_tick_too_old',
+  'feeds_diverged_at_entry',
+  'feeds_diverged_at_expiry',
 ];
+
+/** A reference price older than this at a moment is no price at all: the same window as the exit tick's. */
+export const REFERENCE_AGE_MS_MAX = EXIT_TICK_AGE_MS_MAX;
+
+/**
+ * How far a price is from its reference, in basis points of the reference: |price - ref| / ref × 10 000.
+ *
+ * @param {number} price
+ * @param {number} referencePrice a positive number
+ * @returns {number}
+ */
+export function divergenceBps(price, referencePrice) {
+  return (Math.abs(price - referencePrice) / referencePrice) * BASIS_POINTS_PER_UNIT;
+}
+
+/**
+ * Whether two feeds agree: the price is within `spreadBps` of the reference. Compared as
+ * |price - ref| × 10 000 <= spread × ref, without a division, so equal inputs always decide alike.
+ *
+ * @param {number} price
+ * @param {number} referencePrice
+ * @param {number} spreadBps
+ * @returns {boolean}
+ */
+export function feedsAgree(price, referencePrice, spreadBps) {
+  return Math.abs(price - referencePrice) * BASIS_POINTS_PER_UNIT <= spreadBps * referencePrice;
+}
+
+/**
+ * The cross-check of a trade against its pair's reference feed, at entry (the entry price against
+ * the reference then) and at expiry (the exit price against the reference then; skipped when the
+ * trade has no exit price). A moment without a reference price decides nothing: the trade settles
+ * on its own feed, and the decision says the reference was unavailable.
+ *
+ * @param {number} entryPrice
+ * @param {ExitPrice | undefined} exit
+ * @param {ReferencePrices} reference
+ * @returns {ReferenceDecision}
+ */
+export function referenceDecision(entryPrice, exit, reference) {
+  const { spreadBps, atEntry, atExpiry } = reference;
+  if (atEntry !== null && !feedsAgree(entryPrice, atEntry, spreadBps)) return 'feeds_diverged_at_entry';
+  if (exit && atExpiry !== null && !feedsAgree(exit.price, atExpiry, spreadBps))
+    return 'feeds_diverged_at_expiry';
+  if (atEntry === null || (exit !== undefined && atExpiry === null)) return 'reference_unavailable';
+  return 'agreed';
+}
 
 /**
  * How a trade settles:
@@ -45,13 +105,27 @@ export const RULES = [
  * | price above the entry price                 | UP won, DOWN lost           | `exit_above_entry`  |
  * | price below the entry price                 | UP lost, DOWN won           | `exit_below_entry`  |
  *
+ * With a reference feed, a disagreement beyond the pair's spread at entry or expiry voids the
+ * trade first (`feeds_diverged_at_entry`, `feeds_diverged_at_expiry`).
+ *
  * @param {Direction} direction
  * @param {number} entryPrice
  * @param {number} expiryAtMs
  * @param {ExitPrice | undefined} exit
+ * @param {ReferencePrices} [reference] for a pair with a reference feed: before the table, the
+ *   trade is void (`feeds_diverged_at_entry`, `feeds_diverged_at_expiry`) when the feeds disagreed
+ *   by more than the spread at entry or at expiry (`referenceDecision`)
  * @returns {{ outcome: Outcome, rule: Rule }}
  */
-export function settlementRule(direction, entryPrice, expiryAtMs, exit) {
+export function settlementRule(direction, entryPrice, expiryAtMs, exit, reference) {
+  const usable =
+    exit && exit.atMs <= expiryAtMs && expiryAtMs - exit.atMs <= EXIT_TICK_AGE_MS_MAX ? exit : undefined;
+  if (reference) {
+    const decision = referenceDecision(entryPrice, usable, reference);
+    if (decision === 'feeds_diverged_at_entry' || decision === 'feeds_diverged_at_expiry') {
+      return { outcome: 'void', rule: decision };
+    }
+  }
   if (!exit || exit.atMs > expiryAtMs) return { outcome: 'void', rule: 'no_exit_tick' };
   if (expiryAtMs - exit.atMs > EXIT_TICK_AGE_MS_MAX) return { outcome: 'void', rule: 'exit_tick_too_old' };
   if (exit.price === entryPrice) return { outcome: 'draw', rule: 'exit_equals_entry' };

@@ -73,6 +73,20 @@ import { OUTCOMES, RULES, pnlCents, settlementRule } from './rules.js';
  * @property {number} settledAtMs
  * @property {{ entry: CheckpointRef | null, exit: CheckpointRef | null }} checkpoints
  * @property {number} issuedAtMs
+ * @property {ReceiptReference} [reference] present when the pair had a reference feed at settlement
+ */
+/**
+ * What the pair's reference feed said at the trade's acceptance and at its expiry (its price in
+ * force then, as a decimal string; null when it had none in the 10 s before). Reference ticks are
+ * not chained: the receipt's signature is what vouches for them.
+ *
+ * @typedef {object} ReceiptReference
+ * @property {string} provider
+ * @property {number} spreadBps
+ * @property {string | null} entryPrice
+ * @property {number | null} entryAtMs
+ * @property {string | null} expiryPrice
+ * @property {number | null} expiryAtMs
  */
 
 /**
@@ -226,7 +240,23 @@ const shape = (members) => (value, path, problems) => {
   }
 };
 
+/**
+ * @param {Checker} checker
+ * @returns {Checker}
+ */
+const optional = (checker) => (value, path, problems) => {
+  if (value !== undefined) checker(value, path, problems);
+};
+
 const tick = shape({ seq, atMs: count, price, prevHash: hash, hash });
+const referenceShape = shape({
+  provider: text,
+  spreadBps: count,
+  entryPrice: nullable(price),
+  entryAtMs: nullable(count),
+  expiryPrice: nullable(price),
+  expiryAtMs: nullable(count),
+});
 const signature = shape({
   alg: oneOf(['Ed25519']),
   kid: text,
@@ -273,6 +303,7 @@ const receiptShape = shape({
   settledAtMs: count,
   checkpoints: shape({ entry: nullable(checkpointRef), exit: nullable(checkpointRef) }),
   issuedAtMs: count,
+  reference: optional(referenceShape),
 });
 const documentShape = shape({
   receipt: receiptShape,
@@ -502,7 +533,18 @@ export async function verifyReceipt(document, keySet, port) {
   const exit = receipt.exitTick
     ? { price: Number(receipt.exitTick.price), atMs: receipt.exitTick.atMs }
     : undefined;
-  const ruled = settlementRule(receipt.direction, Number(receipt.entryPrice), receipt.expiryAtMs, exit);
+  const reference = receipt.reference && {
+    spreadBps: receipt.reference.spreadBps,
+    atEntry: receipt.reference.entryPrice === null ? null : Number(receipt.reference.entryPrice),
+    atExpiry: receipt.reference.expiryPrice === null ? null : Number(receipt.reference.expiryPrice),
+  };
+  const ruled = settlementRule(
+    receipt.direction,
+    Number(receipt.entryPrice),
+    receipt.expiryAtMs,
+    exit,
+    reference,
+  );
   /** @type {string[]} */
   const outcomeProblems = [];
   if (receipt.outcome !== ruled.outcome) {

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  divergenceBps,
   EXIT_TICK_AGE_MS_MAX,
+  feedsAgree,
   pnlCents,
+  referenceDecision,
   settlementRule,
   type Direction,
   type Outcome,
@@ -113,6 +116,71 @@ describe('pnlCents', () => {
           expect(pnlCents(stake, bp, 'won')).toBe(legacy(stake, bp / 100));
         },
       ),
+    );
+  });
+});
+
+describe('the reference feed check', () => {
+  const exit = { price: 101, atMs: 60_000 };
+
+  it('measures divergence in basis points of the reference', () => {
+    expect(divergenceBps(101, 100)).toBeCloseTo(100, 9);
+    expect(divergenceBps(99, 100)).toBeCloseTo(100, 9);
+    expect(divergenceBps(100, 100)).toBe(0);
+  });
+
+  it('agrees up to and including the spread, and no further', () => {
+    expect(feedsAgree(100.5, 100, 50)).toBe(true);
+    expect(feedsAgree(99.5, 100, 50)).toBe(true);
+    expect(feedsAgree(100.51, 100, 50)).toBe(false);
+    expect(feedsAgree(99.49, 100, 50)).toBe(false);
+  });
+
+  it('decides at entry first, then at expiry', () => {
+    const spreadBps = 50;
+    expect(referenceDecision(100, exit, { spreadBps, atEntry: 100.2, atExpiry: 101.3 })).toBe('agreed');
+    expect(referenceDecision(100, exit, { spreadBps, atEntry: 102, atExpiry: 130 })).toBe(
+      'feeds_diverged_at_entry',
+    );
+    expect(referenceDecision(100, exit, { spreadBps, atEntry: 100, atExpiry: 103 })).toBe(
+      'feeds_diverged_at_expiry',
+    );
+  });
+
+  it('settles on the own feed, saying so, when the reference had no price', () => {
+    expect(referenceDecision(100, exit, { spreadBps: 50, atEntry: null, atExpiry: 101 })).toBe(
+      'reference_unavailable',
+    );
+    expect(referenceDecision(100, exit, { spreadBps: 50, atEntry: 100, atExpiry: null })).toBe(
+      'reference_unavailable',
+    );
+    // A divergence still voids when the other moment had no reference.
+    expect(referenceDecision(100, exit, { spreadBps: 50, atEntry: null, atExpiry: 110 })).toBe(
+      'feeds_diverged_at_expiry',
+    );
+    // No exit price: nothing to compare at expiry.
+    expect(referenceDecision(100, undefined, { spreadBps: 50, atEntry: 100, atExpiry: null })).toBe('agreed');
+  });
+
+  it('voids a divergence before any other rule, and otherwise leaves the table alone', () => {
+    const reference = { spreadBps: 50, atEntry: 100, atExpiry: 120 };
+    expect(settlementRule('UP', 100, 60_000, exit, reference)).toEqual({
+      outcome: 'void',
+      rule: 'feeds_diverged_at_expiry',
+    });
+    expect(
+      settlementRule('UP', 100, 60_000, undefined, { spreadBps: 50, atEntry: 120, atExpiry: null }),
+    ).toEqual({
+      outcome: 'void',
+      rule: 'feeds_diverged_at_entry',
+    });
+    expect(settlementRule('UP', 100, 60_000, exit, { spreadBps: 50, atEntry: 100, atExpiry: 101 })).toEqual(
+      settlementRule('UP', 100, 60_000, exit),
+    );
+    // An exit tick too old to settle on is not compared: the trade is void for its own reason.
+    const old = { price: 150, atMs: 40_000 };
+    expect(settlementRule('UP', 100, 60_000, old, { spreadBps: 50, atEntry: 100, atExpiry: 100 }).rule).toBe(
+      'exit_tick_too_old',
     );
   });
 });
