@@ -1,16 +1,124 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RequestBody } from './request-body';
-import { PAIR_SYMBOL_LENGTH_MAX } from './market';
+import {
+  FEED_PROVIDERS,
+  FeedStatus,
+  PAIR_SYMBOL_LENGTH_MAX,
+  SOURCE_SYMBOL_LENGTH_MAX,
+  SOURCE_SYMBOL_PATTERN,
+  SPREAD_BPS_MAX,
+} from './market';
 import { refusal } from './refusal';
 
 /** Admin panel calls (spec §7 Admin). */
+
+const providerList = FEED_PROVIDERS.join(', ');
+const Provider = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: `One of ${providerList} (any case)`,
+});
+const SourceSymbol = Type.Union(
+  [
+    Type.String({
+      minLength: 1,
+      maxLength: SOURCE_SYMBOL_LENGTH_MAX,
+      pattern: SOURCE_SYMBOL_PATTERN,
+      ...refusal('INVALID_FEED', {
+        '*': `An exchange symbol looks like BTC/USDT: letters, digits and / . _ : -, at most ${SOURCE_SYMBOL_LENGTH_MAX} characters`,
+      }),
+    }),
+    Type.Null(),
+  ],
+  { description: "The exchange's own symbol, e.g. BTC/USDT" },
+);
+const SpreadBps = Type.Union(
+  [
+    Type.Integer({
+      minimum: 1,
+      maximum: SPREAD_BPS_MAX,
+      ...refusal('INVALID_FEED', {
+        '*': `The allowed spread must be a whole number of basis points from 1 to ${SPREAD_BPS_MAX}`,
+      }),
+    }),
+    Type.Null(),
+  ],
+  { description: `Largest allowed disagreement with the reference, basis points (1 to ${SPREAD_BPS_MAX})` },
+);
+
+/** A pair's price sources. Absent fields of `POST /api/admin/pairs` mean OTC with no reference. */
+const feedFields = {
+  provider_symbol: Type.Optional(SourceSymbol),
+  reference_provider: Type.Optional(Type.Union([Provider, Type.Null()])),
+  reference_symbol: Type.Optional(SourceSymbol),
+  reference_spread_bps: Type.Optional(SpreadBps),
+};
 
 export const AddPairBody = RequestBody({
   symbol: Type.String({ minLength: 1, maxLength: PAIR_SYMBOL_LENGTH_MAX }),
   display_name: Type.String({ minLength: 1, maxLength: 64 }),
   provider: Type.Optional(Type.String({ minLength: 1, maxLength: 32, default: 'OTC' })),
+  ...feedFields,
 });
 export type AddPairBody = Static<typeof AddPairBody>;
+
+/** `PUT /api/admin/pairs/{symbol}/feed`: the whole feed configuration, replaced at once. */
+export const UpdatePairFeedBody = RequestBody(
+  { provider: Provider, ...feedFields },
+  { title: 'UpdatePairFeedBody' },
+);
+export type UpdatePairFeedBody = Static<typeof UpdatePairFeedBody>;
+
+export const FeedHealthState = Type.Union(
+  [Type.Literal('live'), Type.Literal('stale'), Type.Literal('down')],
+  {
+    description:
+      '`live`: a tick in the last 5 s. `stale`: connected or not, no tick for 5 s. `down`: the feed is not reporting (price-ingest not running, or not serving this pair).',
+  },
+);
+
+export const FeedHealth = Type.Object(
+  {
+    provider: Type.String(),
+    source_symbol: Type.Union([Type.String(), Type.Null()]),
+    state: FeedHealthState,
+    last_tick_age_ms: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Null before the first tick',
+    }),
+    ticks_per_sec: Type.Number({ description: 'Over the last minute' }),
+    reconnects: Type.Integer({ description: 'Since price-ingest started' }),
+    gaps: Type.Integer({ description: 'Silences of 5 s or more since price-ingest started' }),
+    malformed: Type.Integer({ description: 'Messages skipped as unreadable since price-ingest started' }),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'FeedHealth' },
+);
+export type FeedHealth = Static<typeof FeedHealth>;
+
+export const AdminPairFeed = Type.Object(
+  {
+    pair: Type.String(),
+    active: Type.Boolean(),
+    feed_status: FeedStatus,
+    divergence_bps: Type.Union([Type.Number(), Type.Null()], {
+      description: 'How far the feed and its reference are apart now, basis points; null without both prices',
+    }),
+    spread_bps: Type.Union([Type.Integer(), Type.Null()]),
+    primary: FeedHealth,
+    reference: Type.Union([FeedHealth, Type.Null()]),
+  },
+  { title: 'AdminPairFeed' },
+);
+export type AdminPairFeed = Static<typeof AdminPairFeed>;
+
+export const AdminFeedList = Type.Object(
+  {
+    providers: Type.Array(Type.String(), { description: 'The providers a pair can be given' }),
+    items: Type.Array(AdminPairFeed),
+  },
+  { title: 'AdminFeedList' },
+);
+export type AdminFeedList = Static<typeof AdminFeedList>;
 
 export const UpdatePairBody = RequestBody({ active: Type.Boolean() });
 

@@ -33,13 +33,46 @@ const PairSymbol = Type.String({
   description: 'Pair symbol, upper case, e.g. BTCUSDT',
 });
 
+/** The price sources a pair can take its ticks from: OTC (built in) and the exchanges' public feeds. */
+export const FEED_PROVIDERS = ['OTC', 'BINANCE', 'COINBASE', 'KRAKEN'] as const;
+export type FeedProvider = (typeof FEED_PROVIDERS)[number];
+/** The providers that are exchanges: they need the exchange's symbol, and can be a reference. */
+export const EXCHANGE_PROVIDERS = ['BINANCE', 'COINBASE', 'KRAKEN'] as const;
+/** An exchange's own symbol, e.g. BTC/USDT. */
+export const SOURCE_SYMBOL_PATTERN = '^[A-Za-z0-9][A-Za-z0-9/._:-]*$';
+export const SOURCE_SYMBOL_LENGTH_MAX = 32;
+/** Largest disagreement an admin can allow between a pair's two feeds: 10% (1,000 basis points). */
+export const SPREAD_BPS_MAX = 1_000;
+
+export const FeedStatus = Type.Union(
+  [Type.Literal('live'), Type.Literal('paused'), Type.Literal('diverged')],
+  {
+    title: 'FeedStatus',
+    description:
+      "`live`: tradable. `paused`: the feed (or its reference) sent no tick for 5 s. `diverged`: the feed and its reference disagree by more than the pair's spread. Only `live` pairs are tradable.",
+  },
+);
+export type FeedStatus = Static<typeof FeedStatus>;
+
+const NullableString = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
 export const MarketPair = Type.Object(
   {
     symbol: PairSymbol,
     display_name: Type.String({ description: 'Name shown on the pair buttons, e.g. BTC/USDT' }),
     active: Type.Boolean({ description: 'False when an admin disabled the pair: listed, not tradable' }),
     payout_pct: Type.Number({ description: 'Payout percentage of a winning trade, e.g. 80' }),
-    provider: Type.String({ description: 'Price source; OTC is the built-in feed' }),
+    provider: Type.String({
+      description: 'Price source: OTC (the built-in feed), BINANCE, COINBASE or KRAKEN',
+    }),
+    provider_symbol: NullableString("The exchange's symbol the feed follows, e.g. BTC/USDT; null for OTC"),
+    reference_provider: NullableString('The second feed prices are checked against; null for none'),
+    reference_symbol: NullableString("The reference exchange's symbol; null for none"),
+    reference_spread_bps: Type.Union([Type.Integer(), Type.Null()], {
+      description:
+        'Largest allowed disagreement between the feed and its reference, basis points; beyond it the pair pauses and trades entering or expiring then are void',
+    }),
+    feed_status: FeedStatus,
   },
   { title: 'MarketPair' },
 );

@@ -35,9 +35,21 @@ const Status = Type.Union(
   ],
   {
     description:
-      '`draw`: exit equals entry, stake refunded. `void`: no price in the 10 s before expiry, stake refunded.',
+      "`draw`: exit equals entry, stake refunded. `void`: no price in the 10 s before expiry, or the pair's two feeds disagreed at entry or expiry; stake refunded (`void_reason` says which).",
   },
 );
+
+/** The rule that voided a trade (the receipt's `rule`). */
+export const VoidReason = Type.Union(
+  [
+    Type.Literal('no_exit_tick'),
+    Type.Literal('exit_tick_too_old'),
+    Type.Literal('feeds_diverged_at_entry'),
+    Type.Literal('feeds_diverged_at_expiry'),
+  ],
+  { title: 'VoidReason' },
+);
+export type VoidReason = Static<typeof VoidReason>;
 
 export const PlaceTradeBody = RequestBody(
   {
@@ -102,6 +114,10 @@ export const Trade = Type.Object(
     settled_at_ms: Type.Union([Type.Integer(), Type.Null()], {
       description: 'When the trade was settled, Unix epoch milliseconds; null while pending',
     }),
+    void_reason: Type.Union([VoidReason, Type.Null()], {
+      description:
+        'Why a void trade was voided; null for every other status (and for trades voided before reasons were kept)',
+    }),
     receipt_id: Type.Union([Type.String({ format: 'uuid' }), Type.Null()], {
       description: 'Id of the signed receipt (GET /api/trades/{id}/receipt) once settled; null while pending',
     }),
@@ -154,9 +170,50 @@ const TickRef = Type.Object(
   { title: 'TickRef' },
 );
 
+const ReferenceMoment = Type.Object({
+  price: Type.Number({ description: "The pair's feed: the price in force at that moment" }),
+  reference_price: Type.Union([Type.Number(), Type.Null()], {
+    description:
+      "The reference feed's price in force at that moment; null when it had none in the 10 s before",
+  }),
+  reference_at_ms: Type.Union([Type.Integer(), Type.Null()]),
+  divergence_bps: Type.Union([Type.Number(), Type.Null()], {
+    description: '|price - reference| / reference, basis points',
+  }),
+});
+
+export const ReferenceCheck = Type.Object(
+  {
+    provider: Type.String({ description: 'The reference feed' }),
+    spread_bps: Type.Integer({ description: 'The largest disagreement the pair allowed at settlement' }),
+    entry: ReferenceMoment,
+    expiry: Type.Union([ReferenceMoment, Type.Null()], {
+      description: 'Null when the trade had no exit price',
+    }),
+    decision: Type.Union(
+      [
+        Type.Literal('agreed'),
+        Type.Literal('feeds_diverged_at_entry'),
+        Type.Literal('feeds_diverged_at_expiry'),
+        Type.Literal('reference_unavailable'),
+      ],
+      {
+        description:
+          '`reference_unavailable`: the reference had no price at a moment, so the trade settled on its own feed',
+      },
+    ),
+  },
+  { title: 'ReferenceCheck' },
+);
+export type ReferenceCheck = Static<typeof ReferenceCheck>;
+
 export const TradeEvidence = Type.Object(
   {
     trade: Trade,
+    reference_check: Type.Union([ReferenceCheck, Type.Null()], {
+      description:
+        'The cross-check against the reference feed, as settlement decided it; null when the pair had no reference then',
+    }),
     entry_tick: Type.Union([TickRef, Type.Null()]),
     exit_tick: Type.Union([TickRef, Type.Null()]),
     entry_window: Type.Array(TickRef, { description: 'Stored ticks from 10 s before to 5 s after entry' }),

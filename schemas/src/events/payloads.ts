@@ -25,6 +25,24 @@ export const MarketTickPayload = Type.Object(
     pair: Pair,
     price: Type.Number({ exclusiveMinimum: 0, description: 'Price of the pair at `atMs`' }),
     atMs: EpochMs('When the price was observed'),
+    reference: Type.Optional(
+      Type.Object(
+        {
+          price: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+            description:
+              "The reference feed's latest price when this tick was taken; null when it had none for 5 s",
+          }),
+          spreadBps: Type.Integer({
+            minimum: 1,
+            description: 'The largest disagreement the pair allows, basis points',
+          }),
+        },
+        {
+          description:
+            "Present when the pair has a reference feed: what it said at this tick, so a consumer can tell whether the pair's feeds agree (`feedsAgree` in @updown/verify/rules)",
+        },
+      ),
+    ),
   },
   { title: 'MarketTickPayload' },
 );
