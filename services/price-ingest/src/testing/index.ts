@@ -1,1 +1,7 @@
 export { storeTicks } from './ticks';
+export {
+  recordTickerMessages,
+  startFakeExchange,
+  type FakeExchange,
+  type FakeExchangeId,
+} from './fake-exchanges';
