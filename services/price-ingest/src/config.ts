@@ -1,4 +1,5 @@
 import { ConfigError, env, readEnv, runtimeConfigSpec, type ConfigOf } from '@updown/runtime';
+import { parseExchangeEndpoints } from './feed/exchange-endpoints';
 
 /** The seed used when `PRICE_FEED_SEED` is unset: fine for development and tests, refused in production. */
 export const DEFAULT_PRICE_FEED_SEED = 20_260_101;
@@ -26,6 +27,14 @@ export const priceIngestConfigSpec = {
   CHECKPOINT_INTERVAL_MS: env.int(60_000, { min: 200, max: 3_600_000 }),
   /** How soon a pair an admin adds, enables or disables is picked up. */
   PAIRS_POLL_INTERVAL_MS: env.int(2_000, { min: 100, max: 60_000 }),
+  /**
+   * Where the exchange providers connect instead of the real exchanges, as JSON:
+   * `{"BINANCE":{"rest":"http://127.0.0.1:9001","ws":"ws://127.0.0.1:9001/ws"}}` (local fakes, a
+   * proxy). Empty: the exchanges' public endpoints.
+   */
+  EXCHANGE_ENDPOINTS: env.string(''),
+  /** How often the feeds' health is written to `market_feed_status` and the metrics. */
+  FEED_REPORT_INTERVAL_MS: env.int(1_000, { min: 100, max: 60_000 }),
   /** Most pairs ticking at once. */
   PRICE_FEEDS_MAX: env.int(200, { min: 1, max: 1_000 }),
   /** `/healthz`, `/readyz` and `/metrics` when running alone (the single process serves them on the gateway). */
@@ -49,6 +58,8 @@ export type PriceIngestServiceConfig = Pick<
   | 'PAIRS_POLL_INTERVAL_MS'
   | 'PRICE_FEEDS_MAX'
   | 'CHECKPOINT_INTERVAL_MS'
+  | 'EXCHANGE_ENDPOINTS'
+  | 'FEED_REPORT_INTERVAL_MS'
 >;
 
 export function loadPriceIngestConfig(
@@ -63,6 +74,11 @@ export function loadPriceIngestConfig(
     problems.push(...error.problems);
   }
   problems.push(...seedProblems(source));
+  try {
+    parseExchangeEndpoints(source.EXCHANGE_ENDPOINTS ?? '');
+  } catch (error) {
+    problems.push(`EXCHANGE_ENDPOINTS: ${(error as Error).message}`);
+  }
   if (config && config.TICK_BUFFER_MAX < config.TICK_BATCH_MAX) {
     problems.push('TICK_BUFFER_MAX must be at least TICK_BATCH_MAX');
   }

@@ -28,13 +28,31 @@ export {
   listPairSymbols,
   lockPair,
   PAIRS_KNOWN_MAX,
+  pairReferencesSql,
   pairTermsColumns,
+  readPair,
   setEveryPairPayout,
   setPairActive,
+  setPairFeed,
+  type PairFeedConfig,
   type PairRow,
 } from './queries/pairs.repository';
+export { FEED_PROVIDERS } from '@updown/schemas/api';
+export { listPairFeeds, writeFeedReports, type FeedReport } from './feed-health/feed-status.repository';
+export {
+  FEED_STALE_AFTER_MS,
+  pairFeedStatus,
+  pricesAgree,
+  type FeedStatus,
+} from './feed-health/feed-status.domain';
 export { recentCandles } from './queries/candles.repository';
-export { latestTickAtMs, tickAtOrBeforeSql, ticksAround, type StoredTick } from './queries/ticks.repository';
+export {
+  latestTickAtMs,
+  referenceAtOrBeforeSql,
+  tickAtOrBeforeSql,
+  ticksAround,
+  type StoredTick,
+} from './queries/ticks.repository';
 export {
   checkpointsAfter,
   findCheckpoint,

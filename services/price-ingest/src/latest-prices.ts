@@ -11,6 +11,8 @@ export const LATEST_PRICES_PAIRS_MAX = 1_000;
 
 export interface LatestPrice {
   readonly price: number;
+  /** What the pair's reference feed said at this tick; absent for a pair without one. */
+  readonly reference?: { readonly price: number | null; readonly spreadBps: number };
   /** When the price was observed (Unix epoch ms). */
   readonly atMs: number;
   /** How old the price is now, by the service's clock; never negative. */
@@ -41,14 +43,15 @@ export interface LatestPricesDeps {
  * Ticks only ever move a pair's price forward in time, so a late or redelivered tick is ignored.
  */
 export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestPrices> {
-  const prices = new Map<string, { price: number; atMs: number }>();
+  type Latest = { price: number; atMs: number; reference?: { price: number | null; spreadBps: number } };
+  const prices = new Map<string, Latest>();
   const refused = new Set<string>();
   const logger = deps.logger.child({ component: 'latest-prices' });
 
-  const record = (pair: string, price: number, atMs: number) => {
+  const record = (pair: string, latest: Latest) => {
     const current = prices.get(pair);
     if (current) {
-      if (atMs >= current.atMs) prices.set(pair, { price, atMs });
+      if (latest.atMs >= current.atMs) prices.set(pair, latest);
       return;
     }
     if (prices.size >= LATEST_PRICES_PAIRS_MAX) {
@@ -58,7 +61,7 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
       }
       return;
     }
-    prices.set(pair, { price, atMs });
+    prices.set(pair, latest);
   };
 
   // Subscribe before reading the database, so that no tick falls between the two.
@@ -66,12 +69,15 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   const subscription: TickSubscription = await deps.bus.subscribe(
     TICKS_TOPIC,
     group,
-    async (event) => record(event.payload.pair, event.payload.price, event.payload.atMs),
+    async (event) => {
+      const { pair, price, atMs, reference } = event.payload;
+      record(pair, reference ? { price, atMs, reference } : { price, atMs });
+    },
     { fromBeginning: false },
   );
   try {
     for (const tick of await newestTickPerPair(deps.db, LATEST_PRICES_PAIRS_MAX))
-      record(tick.pair, tick.price, tick.atMs);
+      record(tick.pair, { price: tick.price, atMs: tick.atMs });
   } catch (error) {
     await subscription.close();
     throw error;
@@ -81,7 +87,7 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   const get = (pair: string): LatestPrice | undefined => {
     const latest = prices.get(pair);
     if (!latest) return undefined;
-    return { price: latest.price, atMs: latest.atMs, ageMs: Math.max(0, deps.clock.now() - latest.atMs) };
+    return { ...latest, ageMs: Math.max(0, deps.clock.now() - latest.atMs) };
   };
   return {
     get,

@@ -14,21 +14,82 @@ type Db = Kysely<Database> | Transaction<Database>;
 export interface FeedPairRow {
   readonly symbol: string;
   readonly referencePrice: number | null;
+  readonly provider: string;
+  readonly providerSymbol: string | null;
+  readonly referenceProvider: string | null;
+  readonly referenceSymbol: string | null;
+  readonly referenceSpreadBps: number | null;
 }
 
-/** The active pairs a provider serves, in display order. */
-export async function listFeedPairs(db: Db, provider: string, limit: number): Promise<FeedPairRow[]> {
+/** The active pairs with their feeds, in display order. */
+export async function listFeedPairs(db: Db, limit: number): Promise<FeedPairRow[]> {
   const rows = await db
     .selectFrom('market_pairs')
-    .select(['symbol', 'reference_price'])
+    .select([
+      'symbol',
+      'reference_price',
+      'provider',
+      'provider_symbol',
+      'reference_provider',
+      'reference_symbol',
+      'reference_spread_bps',
+    ])
     .where('active', '=', true)
-    .where('provider', '=', provider)
     .orderBy('sort_order')
     .orderBy('created_at')
     .orderBy('symbol')
     .limit(limit)
     .execute();
-  return rows.map((row) => ({ symbol: row.symbol, referencePrice: row.reference_price }));
+  return rows.map((row) => ({
+    symbol: row.symbol,
+    referencePrice: row.reference_price,
+    provider: row.provider,
+    providerSymbol: row.provider_symbol,
+    referenceProvider: row.reference_provider,
+    referenceSymbol: row.reference_symbol,
+    referenceSpreadBps: row.reference_spread_bps,
+  }));
+}
+
+export interface ReferenceTick {
+  readonly pair: string;
+  readonly price: number;
+  readonly atMs: number;
+  readonly provider: string;
+}
+
+/** What the pairs' reference feeds said, in the caller's transaction (the batch of the pairs' own ticks). */
+export async function insertReferenceTicks(
+  trx: Transaction<Database>,
+  ticks: readonly ReferenceTick[],
+): Promise<void> {
+  if (ticks.length === 0) return;
+  await sql`
+    insert into market_reference_ticks (pair, at_ms, price, provider)
+    select * from unnest(${ticks.map((t) => t.pair)}::text[], ${ticks.map((t) => t.atMs)}::bigint[],
+                         ${ticks.map((t) => t.price)}::float8[], ${ticks.map((t) => t.provider)}::text[])`.execute(
+    trx,
+  );
+}
+
+/**
+ * Replaces a pair's candles over the buckets an exchange's history covers: a pair switched to an
+ * exchange shows the exchange's past, not the synthetic feed's, where the two overlap.
+ */
+export async function replaceCandles(
+  trx: Transaction<Database>,
+  candles: readonly CandleRow[],
+): Promise<void> {
+  if (candles.length === 0) return;
+  await sql`
+    insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
+    select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
+                         ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
+                         ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
+                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])
+    on conflict (pair, timeframe_sec, bucket_start_sec) do update set
+      open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
+      volume = excluded.volume`.execute(trx);
 }
 
 /**
@@ -158,6 +219,23 @@ export async function pairsWithTicks(db: Db, limit: number): Promise<string[]> {
  * starts right after a checkpoint's head (its first `prev_hash` is that signed hash) and stays
  * verifiable; a tick a receipt names (`pinned`) is never deleted.
  */
+/**
+ * Deletes up to `chunk` of a pair's reference ticks older than `beforeMs`, through the (pair, at_ms)
+ * index. A receipt carries the reference prices it used, so nothing needs to keep them longer.
+ */
+export async function deleteReferenceTicksBefore(
+  db: Db,
+  pair: string,
+  beforeMs: number,
+  chunk: number,
+): Promise<number> {
+  const result = await sql`
+    delete from market_reference_ticks where ctid in (
+      select ctid from market_reference_ticks where pair = ${pair} and at_ms < ${beforeMs} limit ${chunk}
+    )`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}
+
 export async function deleteTicksBefore(
   db: Db,
   pair: string,

@@ -21,6 +21,13 @@ export interface PriceIngestMetrics {
   readonly activeFeeds: Gauge;
   readonly ticksDeleted: Counter;
   readonly backfills: Counter<'pair'>;
+  readonly feedTickAge: Gauge<'pair' | 'role' | 'provider'>;
+  readonly feedTicksPerSecond: Gauge<'pair' | 'role' | 'provider'>;
+  readonly feedReconnects: Counter<'pair' | 'role' | 'provider'>;
+  readonly feedGaps: Counter<'pair' | 'role' | 'provider'>;
+  readonly feedMalformed: Counter<'role' | 'provider'>;
+  readonly feedDivergence: Gauge<'pair'>;
+  readonly feedTradable: Gauge<'pair'>;
 }
 
 const shared = new WeakMap<Registry, PriceIngestMetrics>();
@@ -107,7 +114,49 @@ export function priceIngestMetrics(registry: Registry): PriceIngestMetrics {
     }),
     backfills: new Counter({
       name: 'updown_candle_backfills_total',
-      help: 'Pairs given synthetic candle history because they had none',
+      help: "Pairs given candle history: synthetic for a pair with none, or an exchange feed's own",
+      labelNames: ['pair'],
+      registers,
+    }),
+    feedTickAge: new Gauge({
+      name: 'updown_feed_last_tick_age_seconds',
+      help: 'Seconds since the feed last ticked, by pair and role (primary or reference); a pair is untradable past 5',
+      labelNames: ['pair', 'role', 'provider'],
+      registers,
+    }),
+    feedTicksPerSecond: new Gauge({
+      name: 'updown_feed_ticks_per_second',
+      help: 'Ticks per second over the last minute, by pair and role',
+      labelNames: ['pair', 'role', 'provider'],
+      registers,
+    }),
+    feedReconnects: new Counter({
+      name: 'updown_feed_reconnects_total',
+      help: 'Times a feed came back after dropping, failing or stalling',
+      labelNames: ['pair', 'role', 'provider'],
+      registers,
+    }),
+    feedGaps: new Counter({
+      name: 'updown_feed_gaps_total',
+      help: 'Silences of 5 s or more between two ticks of a feed',
+      labelNames: ['pair', 'role', 'provider'],
+      registers,
+    }),
+    feedMalformed: new Counter({
+      name: 'updown_feed_malformed_messages_total',
+      help: 'Messages from a provider that could not be read: counted and skipped',
+      labelNames: ['role', 'provider'],
+      registers,
+    }),
+    feedDivergence: new Gauge({
+      name: 'updown_feed_divergence_bps',
+      help: "How far a pair's feed and its reference feed are apart, basis points",
+      labelNames: ['pair'],
+      registers,
+    }),
+    feedTradable: new Gauge({
+      name: 'updown_feed_tradable',
+      help: "1 while the pair's feeds allow trading (live and agreeing), 0 while paused or diverged",
       labelNames: ['pair'],
       registers,
     }),

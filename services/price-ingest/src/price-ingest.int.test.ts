@@ -30,6 +30,8 @@ const config: PriceIngestServiceConfig = {
   PAIRS_POLL_INTERVAL_MS: 2_000,
   PRICE_FEEDS_MAX: 200,
   CHECKPOINT_INTERVAL_MS: 60_000,
+  EXCHANGE_ENDPOINTS: '',
+  FEED_REPORT_INTERVAL_MS: 1_000,
 };
 
 const logger = createLogger({ level: 'silent', name: 'price-ingest-test' });
@@ -212,6 +214,19 @@ describe('price-ingest service', () => {
       ...Array.from({ length: 5 }, (_, i) => ({ pair: 'EURUSD', at_ms: recent + i, price: 1.1 })),
     ];
     await database.db.insertInto('market_ticks').values(rows).execute();
+    // A reference feed's ticks go with them (chunk 100: three chunks for the old ones).
+    await database.db
+      .insertInto('market_reference_ticks')
+      .values([
+        ...Array.from({ length: 250 }, (_, i) => ({
+          pair: 'EURUSD',
+          at_ms: old + i,
+          price: 1.1,
+          provider: 'KRAKEN',
+        })),
+        { pair: 'EURUSD', at_ms: recent, price: 1.1, provider: 'KRAKEN' },
+      ])
+      .execute();
 
     clock.advance(config.TICK_RETENTION_INTERVAL_MS);
     const expired = () =>
@@ -229,6 +244,8 @@ describe('price-ingest service', () => {
       .execute();
     expect(kept).toHaveLength(5);
     expect(await metricValue(registry, 'updown_ticks_deleted_total')).toBe(280);
+    const references = await database.db.selectFrom('market_reference_ticks').select('at_ms').execute();
+    expect(references).toEqual([{ at_ms: recent }]);
     await service.flush();
   });
 

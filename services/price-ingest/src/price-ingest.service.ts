@@ -10,8 +10,12 @@ import {
 import type { TickPublisher } from './bus-ports';
 import { signCheckpoints } from './chain/checkpoints';
 import type { PriceIngestServiceConfig } from './config';
-import { OtcProvider } from './feed/otc-provider';
-import { priceIngestMetrics } from './metrics';
+import { FeedHealth } from './feed-health/feed-health';
+import { currentDivergenceBps, pairFeedStatus } from './feed-health/feed-status.domain';
+import { writeFeedReports } from './feed-health/feed-status.repository';
+import { parseExchangeEndpoints } from './feed/exchange-endpoints';
+import { providerPool } from './feed/providers';
+import { priceIngestMetrics, type PriceIngestMetrics } from './metrics';
 import { PairFeeds } from './pair-feeds';
 import { deleteExpiredTicks } from './retention';
 import { TickPipeline } from './tick-pipeline';
@@ -37,8 +41,10 @@ export interface RunningPriceIngest {
   syncPairs(): Promise<void>;
   /** One retention pass now; resolves to the number of ticks deleted. */
   deleteExpiredTicks(): Promise<number>;
-  /** The pairs ticking at the moment. */
+  /** The pairs whose own feed is running. */
   feeds(): readonly string[];
+  /** Writes the feeds' health to `market_feed_status` and the metrics now. */
+  reportFeeds(): Promise<void>;
   /** Writes what is buffered, then signs a checkpoint of every chain that grew; resolves to the pairs signed. */
   checkpoint(): Promise<string[]>;
 }
@@ -52,11 +58,6 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
   const { db, clock, config } = deps;
   const logger = deps.logger.child({ component: 'price-ingest' });
   const metrics = priceIngestMetrics(deps.registry);
-  const provider = new OtcProvider({
-    clock,
-    seed: config.PRICE_FEED_SEED,
-    tickIntervalMs: config.TICK_INTERVAL_MS,
-  });
   const pipeline = new TickPipeline({
     db,
     publisher: deps.bus,
@@ -67,9 +68,25 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     batchMax: config.TICK_BATCH_MAX,
     bufferMax: Math.max(config.TICK_BUFFER_MAX, config.TICK_BATCH_MAX),
   });
+  const health = new FeedHealth(clock, {
+    reconnected: (pair, role, provider) => metrics.feedReconnects.inc({ pair, role, provider }),
+    gap: (pair, role, provider) => metrics.feedGaps.inc({ pair, role, provider }),
+    malformed: (role, provider) => metrics.feedMalformed.inc({ role, provider }),
+  });
+  const providers = providerPool({
+    clock,
+    logger,
+    seed: config.PRICE_FEED_SEED,
+    tickIntervalMs: config.TICK_INTERVAL_MS,
+    endpoints: parseExchangeEndpoints(config.EXCHANGE_ENDPOINTS),
+    pipeline,
+    health,
+  });
   const feeds = new PairFeeds({
     db,
-    provider,
+    providers,
+    pipeline,
+    health,
     clock,
     logger,
     metrics,
@@ -98,12 +115,13 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     }
   };
 
+  const report = () => reportFeeds({ db, clock, health, pipeline, metrics });
+
   pipeline.start();
-  provider.start(pipeline);
   try {
     await feeds.sync();
   } catch (error) {
-    provider.stop();
+    providers.stop();
     await pipeline.stop();
     throw error;
   }
@@ -128,9 +146,16 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     logger,
     task: checkpoint,
   });
+  const reports = repeatEvery({
+    clock,
+    intervalMs: config.FEED_REPORT_INTERVAL_MS,
+    name: 'feed health',
+    logger,
+    task: report,
+  });
   logger.info(
     {
-      pairs: provider.pairs(),
+      pairs: feeds.pairs(),
       tickIntervalMs: config.TICK_INTERVAL_MS,
       retentionDays: config.TICK_RETENTION_DAYS,
     },
@@ -141,8 +166,8 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
   return {
     stop() {
       stopping ??= (async () => {
-        await Promise.all([poll.stop(), prune.stop(), checkpoints.stop()]);
-        provider.stop();
+        await Promise.all([poll.stop(), prune.stop(), checkpoints.stop(), reports.stop()]);
+        providers.stop();
         await pipeline.stop();
         metrics.activeFeeds.set(0);
       })();
@@ -151,10 +176,61 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
     flush: () => pipeline.flush(),
     syncPairs: () => feeds.sync(),
     deleteExpiredTicks: retention,
-    feeds: () => provider.pairs(),
+    feeds: () => feeds.pairs(),
+    reportFeeds: report,
     checkpoint: async () => {
       await pipeline.flush();
       return checkpoint();
     },
   };
+}
+
+/**
+ * The feeds' health, once a second: to `market_feed_status` (the console's pair status, the admin
+ * Feeds view, in any process) and to the metrics (ages, rates, divergence, tradability per pair).
+ */
+async function reportFeeds(deps: {
+  db: Kysely<Database>;
+  clock: Clock;
+  health: FeedHealth;
+  pipeline: TickPipeline;
+  metrics: PriceIngestMetrics;
+}): Promise<void> {
+  const { db, clock, health, pipeline, metrics } = deps;
+  const now = clock.now();
+  const divergence = (pair: string) =>
+    currentDivergenceBps(
+      health.latestPrice(pair, 'primary')?.price ?? null,
+      pipeline.referencePrice(pair, now),
+    );
+  const reports = health.reports(divergence);
+  metrics.feedTickAge.reset();
+  metrics.feedTicksPerSecond.reset();
+  metrics.feedDivergence.reset();
+  metrics.feedTradable.reset();
+  const references = new Map(reports.filter((r) => r.role === 'reference').map((r) => [r.pair, r]));
+  for (const r of reports) {
+    const labels = { pair: r.pair, role: r.role, provider: r.provider };
+    metrics.feedTickAge.set(labels, r.lastTickAtMs === null ? -1 : Math.max(0, now - r.lastTickAtMs) / 1000);
+    metrics.feedTicksPerSecond.set(labels, r.ticksPerSec);
+    if (r.role !== 'primary') continue;
+    const spreadBps = pipeline.spreadOf(r.pair);
+    const reference = references.get(r.pair);
+    if (r.divergenceBps !== null) metrics.feedDivergence.set({ pair: r.pair }, r.divergenceBps);
+    const status = pairFeedStatus(
+      {
+        lastTickAtMs: r.lastTickAtMs,
+        reference:
+          spreadBps === null
+            ? null
+            : {
+                lastTickAtMs: reference?.lastTickAtMs ?? null,
+                agrees: r.divergenceBps === null ? null : r.divergenceBps <= spreadBps,
+              },
+      },
+      now,
+    );
+    metrics.feedTradable.set({ pair: r.pair }, status === 'live' ? 1 : 0);
+  }
+  await writeFeedReports(db, reports, now);
 }

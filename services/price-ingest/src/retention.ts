@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock, Database, Logger } from '@updown/runtime';
-import { deleteTicksBefore, pairsWithTicks } from './market.repository';
+import { deleteReferenceTicksBefore, deleteTicksBefore, pairsWithTicks } from './market.repository';
 import type { PriceIngestMetrics } from './metrics';
 
 const DAY_MS = 86_400_000;
@@ -20,7 +20,8 @@ export interface TickRetentionOptions {
 /**
  * Deletes ticks older than the retention, pair by pair through the (pair, at_ms) index, in chunks that
  * are each a short transaction, so the table never grows without bound and no delete holds locks
- * or bloats the WAL for long. Candles are kept: they are small and the charts need them.
+ * or bloats the WAL for long; the pairs' reference ticks go with them. Candles are kept: they are
+ * small and the charts need them.
  */
 export async function deleteExpiredTicks(options: TickRetentionOptions): Promise<number> {
   const { db, clock, logger, metrics, chunk } = options;
@@ -34,10 +35,12 @@ export async function deleteExpiredTicks(options: TickRetentionOptions): Promise
         return deleted;
       }
       const count = await deleteTicksBefore(db, pair, cutoffMs, chunk);
+      const references = await deleteReferenceTicksBefore(db, pair, cutoffMs, chunk);
       chunks++;
       deleted += count;
       metrics.ticksDeleted.inc(count);
-      if (count < chunk) break;
+      // A full chunk of either kind means there may be more of it.
+      if (count < chunk && references < chunk) break;
     }
   }
   if (deleted > 0) logger.info({ deleted, cutoffMs }, 'old ticks deleted');

@@ -26,7 +26,7 @@ describe('tick pipeline while the database is down', () => {
     });
     const provider = new OtcProvider({ clock, seed: 1, tickIntervalMs: 250 });
     for (const symbol of ['EURUSD', 'GBPUSD', 'USDJPY'])
-      provider.addPair({ symbol, referencePrice: 1.2, startPrice: 1.2 });
+      provider.addPair({ symbol, sourceSymbol: null, referencePrice: 1.2, startPrice: 1.2 });
     pipeline.start();
     provider.start(pipeline);
 

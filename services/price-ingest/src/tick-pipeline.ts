@@ -6,7 +6,8 @@ import { aggregateCandles } from './candles/candles.domain';
 import { TickChain, type ChainedTick } from './chain/tick-chain';
 import { isChainablePrice } from './chain/chainable';
 import type { Tick, TickSink } from './feed/price-provider';
-import { insertTicksAndCandles } from './market.repository';
+import { FEED_STALE_AFTER_MS } from './feed-health/feed-status.domain';
+import { insertReferenceTicks, insertTicksAndCandles, type ReferenceTick } from './market.repository';
 import type { PriceIngestMetrics } from './metrics';
 
 export const PRODUCER = 'price-ingest';
@@ -50,6 +51,15 @@ export const TICK_WRITE_AGE_MS_MAX = 5_000;
  */
 export class TickPipeline implements TickSink {
   private buffer: Tick[] = [];
+  /**
+   * Reference feeds' ticks, written with the next batch of the pairs' own ticks: a stored tick of
+   * a pair then proves every reference tick that arrived before it is stored too, as settlement
+   * assumes when it compares the two feeds at an expiry.
+   */
+  private referenceBuffer: ReferenceTick[] = [];
+  /** The latest reference price per pair, and the spread of each pair that has a reference. */
+  private readonly references = new Map<string, { price: number; atMs: number }>();
+  private readonly spreads = new Map<string, number>();
   /** The pairs' chain heads: this pipeline is the single writer of each pair's chain. */
   private readonly chain = new TickChain();
   private flushing: Promise<boolean> | undefined;
@@ -81,6 +91,42 @@ export class TickPipeline implements TickSink {
     this.options.metrics.bufferedTicks.set(this.buffer.length);
     // A full batch is written at once, unless writes are failing: then the backoff decides.
     if (this.buffer.length >= this.options.batchMax && this.consecutiveFailures === 0) void this.flushOnce();
+  }
+
+  /** Takes a round of a reference feed's ticks; beyond `bufferMax` the oldest are dropped. */
+  pushReference(ticks: readonly Tick[], provider: string): void {
+    if (this.stopped) return;
+    for (const tick of ticks) {
+      if (!(Number.isFinite(tick.price) && tick.price > 0)) continue;
+      this.referenceBuffer.push({ pair: tick.pair, price: tick.price, atMs: tick.atMs, provider });
+      const current = this.references.get(tick.pair);
+      if (!current || tick.atMs >= current.atMs)
+        this.references.set(tick.pair, { price: tick.price, atMs: tick.atMs });
+    }
+    const excess = this.referenceBuffer.length - this.options.bufferMax;
+    if (excess > 0) {
+      this.referenceBuffer.splice(0, excess);
+      this.options.metrics.ticksDroppedStale.inc(excess);
+    }
+  }
+
+  /** Sets (or, with null, removes) a pair's reference spread: published ticks then carry the reference's word. */
+  setReference(pair: string, spreadBps: number | null): void {
+    if (spreadBps === null) {
+      this.spreads.delete(pair);
+      this.references.delete(pair);
+    } else this.spreads.set(pair, spreadBps);
+  }
+
+  /** The pair's reference spread, or null without a reference. */
+  spreadOf(pair: string): number | null {
+    return this.spreads.get(pair) ?? null;
+  }
+
+  /** The reference's latest price for a pair, if it has one no older than 5 s at `atMs`. */
+  referencePrice(pair: string, atMs: number): number | null {
+    const reference = this.references.get(pair);
+    return reference && atMs - reference.atMs <= FEED_STALE_AFTER_MS ? reference.price : null;
   }
 
   start(): void {
@@ -135,7 +181,9 @@ export class TickPipeline implements TickSink {
   private async writeBatch(): Promise<boolean> {
     this.dropStale();
     const batch = this.buffer.slice(0, this.options.batchMax);
-    if (batch.length === 0) return true;
+    const references = this.referenceBuffer;
+    if (batch.length === 0 && references.length === 0) return true;
+    this.referenceBuffer = [];
     const { metrics, logger } = this.options;
     const stopTimer = metrics.flushDuration.startTimer();
     let chained: ChainedTick[];
@@ -144,6 +192,7 @@ export class TickPipeline implements TickSink {
       chained = await this.options.db.transaction().execute(async (trx) => {
         const linked = await this.chain.link(trx, batch);
         await insertTicksAndCandles(trx, linked, candles);
+        await insertReferenceTicks(trx, references);
         return linked;
       });
     } catch (error) {
@@ -151,6 +200,7 @@ export class TickPipeline implements TickSink {
       // The stored chain may end elsewhere than the heads held here (another writer, a commit
       // whose answer was lost): read the heads again before the next link.
       this.chain.forget(new Set(batch.map((tick) => tick.pair)));
+      this.referenceBuffer = references.concat(this.referenceBuffer);
       this.consecutiveFailures++;
       metrics.flushFailures.inc();
       logger.error(
@@ -177,6 +227,7 @@ export class TickPipeline implements TickSink {
   private dropStale(): void {
     const oldestAtMs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
     // Ticks arrive in time order per pair, but rounds of pairs interleave: filter, not a prefix cut.
+    this.referenceBuffer = this.referenceBuffer.filter((tick) => tick.atMs >= oldestAtMs);
     let stale = 0;
     let unusable = 0;
     const kept = this.buffer.filter((tick) => {
@@ -214,7 +265,16 @@ export class TickPipeline implements TickSink {
       [...byPair].map(async ([pair, ticks]) => {
         for (const tick of ticks) {
           try {
-            const payload = { pair: tick.pair, price: tick.price, atMs: tick.atMs };
+            const spreadBps = this.spreads.get(tick.pair);
+            const payload =
+              spreadBps === undefined
+                ? { pair: tick.pair, price: tick.price, atMs: tick.atMs }
+                : {
+                    pair: tick.pair,
+                    price: tick.price,
+                    atMs: tick.atMs,
+                    reference: { price: this.referencePrice(tick.pair, tick.atMs), spreadBps },
+                  };
             const event = createEvent(TICKS_TOPIC, payload, { producer: PRODUCER, occurredAt: tick.atMs });
             await this.options.publisher.publish(TICKS_TOPIC, pair, event);
             this.options.metrics.ticksPublished.inc({ pair });

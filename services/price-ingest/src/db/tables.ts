@@ -15,6 +15,11 @@ export interface MarketPairsTable {
   payout_pct: ColumnType<number, number | undefined, number>;
   provider: Generated<string>;
   reference_price: number | null;
+  /** The exchange's symbol the feed follows (e.g. `BTC/USDT`); null for OTC. */
+  provider_symbol: string | null;
+  reference_provider: string | null;
+  reference_symbol: string | null;
+  reference_spread_bps: number | null;
   sort_order: Generated<number>;
   created_at: Timestamp;
 }
@@ -60,11 +65,38 @@ export interface MarketCandlesTable {
   volume: Generated<number>;
 }
 
+/** What a pair's reference feed said; not chained: the receipt that uses one carries it signed. */
+export interface MarketReferenceTicksTable {
+  pair: string;
+  at_ms: number;
+  price: number;
+  provider: string;
+}
+
+/** One row per pair and feed role: price-ingest's view of the feed, rewritten every second. */
+export interface MarketFeedStatusTable {
+  pair: string;
+  role: 'primary' | 'reference';
+  provider: string;
+  source_symbol: string | null;
+  last_tick_at_ms: number | null;
+  ticks_per_sec: Generated<number>;
+  reconnects: Generated<number>;
+  gaps: Generated<number>;
+  malformed: Generated<number>;
+  last_error: string | null;
+  /** On the primary row: how far the two feeds are apart now, basis points. */
+  divergence_bps: number | null;
+  updated_at_ms: number;
+}
+
 declare module '@updown/runtime' {
   interface Database {
     market_pairs: MarketPairsTable;
     market_ticks: MarketTicksTable;
     market_candles: MarketCandlesTable;
     tick_checkpoints: TickCheckpointsTable;
+    market_reference_ticks: MarketReferenceTicksTable;
+    market_feed_status: MarketFeedStatusTable;
   }
 }

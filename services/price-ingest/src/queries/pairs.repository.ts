@@ -1,6 +1,7 @@
-import { sql, type Expression, type Kysely, type Transaction } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import type { MarketPair } from '@updown/schemas/api';
+import { pairFeedStatus } from '../feed-health/feed-status.domain';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -13,20 +14,102 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** More pairs than any real platform lists; bounds every pair query and the caches built on them. */
 export const PAIRS_KNOWN_MAX = 1_000;
 
-export type PairRow = MarketPair;
+/** A pair as stored: its terms and its feed configuration. */
+export type PairRow = Omit<MarketPair, 'feed_status'>;
 
-const PAIR_COLUMNS = ['symbol', 'display_name', 'active', 'payout_pct', 'provider'] as const;
+const PAIR_COLUMNS = [
+  'symbol',
+  'display_name',
+  'active',
+  'payout_pct',
+  'provider',
+  'provider_symbol',
+  'reference_provider',
+  'reference_symbol',
+  'reference_spread_bps',
+] as const;
 
-/** Every pair, disabled ones included, in display order. */
-export async function listPairs(db: Db, limit: number): Promise<PairRow[]> {
+/** The feed configuration `PUT /api/admin/pairs/{symbol}/feed` replaces. */
+export interface PairFeedConfig {
+  readonly provider: string;
+  readonly providerSymbol: string | null;
+  readonly referenceProvider: string | null;
+  readonly referenceSymbol: string | null;
+  readonly referenceSpreadBps: number | null;
+}
+
+/**
+ * Pairs with their feed status as the feeds last reported it (`market_feed_status`, rewritten by
+ * price-ingest every second), decided at `nowMs` by `pairFeedStatus`.
+ */
+function pairsWithStatus(db: Db) {
   return db
-    .selectFrom('market_pairs')
-    .select(PAIR_COLUMNS)
-    .orderBy('sort_order')
-    .orderBy('created_at')
-    .orderBy('symbol')
+    .selectFrom('market_pairs as p')
+    .leftJoin('market_feed_status as f', (join) =>
+      join.onRef('f.pair', '=', 'p.symbol').on('f.role', '=', 'primary'),
+    )
+    .leftJoin('market_feed_status as r', (join) =>
+      join.onRef('r.pair', '=', 'p.symbol').on('r.role', '=', 'reference'),
+    )
+    .select(PAIR_COLUMNS.map((column) => `p.${column}` as const))
+    .select([
+      'f.last_tick_at_ms as primary_at_ms',
+      'f.divergence_bps',
+      'r.last_tick_at_ms as reference_at_ms',
+      'f.provider as primary_provider',
+      'r.provider as reporting_reference_provider',
+    ]);
+}
+
+type PairStatusRow = PairRow & {
+  primary_at_ms: number | null;
+  divergence_bps: number | null;
+  reference_at_ms: number | null;
+  primary_provider: string | null;
+  reporting_reference_provider: string | null;
+};
+
+/**
+ * The status from the stored report. A report of another provider than the one configured (the
+ * pair was just switched) counts as no report: the new feed has not ticked yet.
+ */
+export function withFeedStatus(row: PairStatusRow, nowMs: number): MarketPair {
+  const {
+    primary_at_ms,
+    divergence_bps,
+    reference_at_ms,
+    primary_provider,
+    reporting_reference_provider,
+    ...pair
+  } = row;
+  const primaryAt = primary_provider === pair.provider ? primary_at_ms : null;
+  const spreadBps = pair.reference_spread_bps;
+  const reference =
+    pair.reference_provider === null || spreadBps === null
+      ? null
+      : {
+          lastTickAtMs: reporting_reference_provider === pair.reference_provider ? reference_at_ms : null,
+          agrees: divergence_bps === null ? null : divergence_bps <= spreadBps,
+        };
+  const feed_status = pairFeedStatus({ lastTickAtMs: primaryAt, reference }, nowMs);
+  return { ...pair, feed_status };
+}
+
+/** Every pair, disabled ones included, in display order, with its feed status at `nowMs`. */
+export async function listPairs(db: Db, limit: number, nowMs: number): Promise<MarketPair[]> {
+  const rows = await pairsWithStatus(db)
+    .orderBy('p.sort_order')
+    .orderBy('p.created_at')
+    .orderBy('p.symbol')
     .limit(limit)
     .execute();
+  return rows.map((row) => withFeedStatus(row, nowMs));
+}
+
+/** One pair with its feed status, or undefined. */
+export async function readPair(db: Db, symbol: string, nowMs: number): Promise<MarketPair | undefined> {
+  const row = await pairsWithStatus(db).where('p.symbol', '=', symbol).executeTakeFirst();
+  return row && withFeedStatus(row, nowMs);
 }
 
 export async function listPairSymbols(db: Db, limit: number): Promise<string[]> {
@@ -46,15 +129,15 @@ export async function lockPair(trx: Transaction<Database>, symbol: string): Prom
 /** Inserts a pair; undefined when the symbol exists (the primary key decides, even under a race). */
 export async function insertPair(
   trx: Transaction<Database>,
-  pair: { symbol: string; displayName: string; provider: string; payoutPct: number },
+  pair: { symbol: string; displayName: string; payoutPct: number } & PairFeedConfig,
 ): Promise<PairRow | undefined> {
   return trx
     .insertInto('market_pairs')
     .values({
       symbol: pair.symbol,
       display_name: pair.displayName,
-      provider: pair.provider,
       payout_pct: pair.payoutPct,
+      ...feedColumns(pair),
     })
     .onConflict((oc) => oc.column('symbol').doNothing())
     .returning(PAIR_COLUMNS)
@@ -69,6 +152,30 @@ export async function setPairActive(
   return trx
     .updateTable('market_pairs')
     .set({ active })
+    .where('symbol', '=', symbol)
+    .returning(PAIR_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+function feedColumns(feed: PairFeedConfig) {
+  return {
+    provider: feed.provider,
+    provider_symbol: feed.providerSymbol,
+    reference_provider: feed.referenceProvider,
+    reference_symbol: feed.referenceSymbol,
+    reference_spread_bps: feed.referenceSpreadBps,
+  };
+}
+
+/** Replaces a pair's feed configuration; price-ingest's pairs poll moves the feed over. */
+export async function setPairFeed(
+  trx: Transaction<Database>,
+  symbol: string,
+  feed: PairFeedConfig,
+): Promise<PairRow> {
+  return trx
+    .updateTable('market_pairs')
+    .set(feedColumns(feed))
     .where('symbol', '=', symbol)
     .returning(PAIR_COLUMNS)
     .executeTakeFirstOrThrow();
@@ -101,4 +208,16 @@ export function pairTermsColumns(symbol: string | Expression<string>) {
     active: sql<boolean | null>`(select active from market_pairs where symbol = ${symbol})`,
     payoutPct: sql<number | null>`(select payout_pct from market_pairs where symbol = ${symbol})`,
   };
+}
+
+/**
+ * The reference feed (provider and spread) of each pair among `pairs` (a subquery of the caller's
+ * statement yielding symbols) that has one, as rows `(pair, reference_provider,
+ * reference_spread_bps)`: settlement's lock statement reads them with its due trades.
+ */
+export function pairReferencesSql(pairs: RawBuilder<unknown>) {
+  return sql<{ pair: string; reference_provider: string; reference_spread_bps: number }>`
+      select symbol as pair, reference_provider, reference_spread_bps
+      from market_pairs
+      where symbol in (${pairs}) and reference_provider is not null`;
 }

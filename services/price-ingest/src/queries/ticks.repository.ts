@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { REFERENCE_AGE_MS_MAX } from '@updown/verify/rules';
 import type { Database } from '@updown/runtime';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -60,5 +61,22 @@ export function tickAtOrBeforeSql(
   return sql<StoredTickRow>`select m.id, m.at_ms, m.price from market_ticks m
         where m.pair = ${pair} and m.at_ms <= ${atMs}
         order by m.at_ms desc, m.id desc
+        limit 1`;
+}
+
+/**
+ * The reference feed's price in force at `atMs`: its latest stored tick from `provider` at or
+ * before `atMs` and no more than `REFERENCE_AGE_MS_MAX` (10 s) older. Nothing when `pair` is null
+ * (the caller's pair has no reference), so a pair without one costs no index probe.
+ */
+export function referenceAtOrBeforeSql(
+  pair: RawBuilder<unknown>,
+  provider: RawBuilder<unknown>,
+  atMs: RawBuilder<unknown>,
+): RawBuilder<{ at_ms: number; price: number }> {
+  return sql<{ at_ms: number; price: number }>`select rt.at_ms, rt.price from market_reference_ticks rt
+        where ${pair} is not null and rt.pair = ${pair} and rt.provider = ${provider}
+          and rt.at_ms <= ${atMs} and rt.at_ms >= ${atMs} - ${sql.lit(REFERENCE_AGE_MS_MAX)}::bigint
+        order by rt.at_ms desc
         limit 1`;
 }

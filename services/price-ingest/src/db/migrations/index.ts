@@ -3,8 +3,9 @@ import * as market from './0010_market';
 import * as candleVolume from './0011_candle_volume';
 import * as timeUnits from './0012_time_units';
 import * as tickChain from './0013_tick_chain';
+import * as feeds from './0014_feeds';
 
-/** Market data: pairs, ticks (hash-chained per pair), their signed checkpoints and candles. */
+/** Market data: pairs and their feeds, ticks (hash-chained per pair), reference ticks, feed health, signed checkpoints and candles. */
 export const priceIngestMigrations: MigrationSet = {
   owner: 'price-ingest',
   migrations: {
@@ -12,5 +13,6 @@ export const priceIngestMigrations: MigrationSet = {
     '0011_candle_volume': candleVolume,
     '0012_time_units': timeUnits,
     '0013_tick_chain': tickChain,
+    '0014_feeds': feeds,
   },
 };

@@ -1,0 +1,165 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database } from '@updown/runtime';
+import type { AdminPairFeed, FeedHealth } from '@updown/schemas/api';
+import { withFeedStatus } from '../queries/pairs.repository';
+import { isStale } from './feed-status.domain';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** One feed's report, as price-ingest writes it every second. */
+export interface FeedReport {
+  readonly pair: string;
+  readonly role: 'primary' | 'reference';
+  readonly provider: string;
+  readonly sourceSymbol: string | null;
+  readonly lastTickAtMs: number | null;
+  readonly ticksPerSec: number;
+  readonly reconnects: number;
+  readonly gaps: number;
+  readonly malformed: number;
+  readonly lastError: string | null;
+  readonly divergenceBps: number | null;
+}
+
+/**
+ * Writes the reports in one statement and deletes the rows of feeds no longer reported (a pair
+ * removed, a reference dropped), so the table is exactly what price-ingest serves now.
+ */
+export async function writeFeedReports(db: Db, reports: readonly FeedReport[], nowMs: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (reports.length > 0) {
+      await trx
+        .insertInto('market_feed_status')
+        .values(
+          reports.map((r) => ({
+            pair: r.pair,
+            role: r.role,
+            provider: r.provider,
+            source_symbol: r.sourceSymbol,
+            last_tick_at_ms: r.lastTickAtMs,
+            ticks_per_sec: r.ticksPerSec,
+            reconnects: r.reconnects,
+            gaps: r.gaps,
+            malformed: r.malformed,
+            last_error: r.lastError,
+            divergence_bps: r.divergenceBps,
+            updated_at_ms: nowMs,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['pair', 'role']).doUpdateSet((eb) => ({
+            provider: eb.ref('excluded.provider'),
+            source_symbol: eb.ref('excluded.source_symbol'),
+            last_tick_at_ms: eb.ref('excluded.last_tick_at_ms'),
+            ticks_per_sec: eb.ref('excluded.ticks_per_sec'),
+            reconnects: eb.ref('excluded.reconnects'),
+            gaps: eb.ref('excluded.gaps'),
+            malformed: eb.ref('excluded.malformed'),
+            last_error: eb.ref('excluded.last_error'),
+            divergence_bps: eb.ref('excluded.divergence_bps'),
+            updated_at_ms: eb.ref('excluded.updated_at_ms'),
+          })),
+        )
+        .execute();
+    }
+    await trx.deleteFrom('market_feed_status').where('updated_at_ms', '<', nowMs).execute();
+  });
+}
+
+/** A report older than this means price-ingest stopped reporting: the feed is shown `down`. */
+export const FEED_REPORT_AGE_MS_MAX = 10_000;
+
+type StatusRow = Selectable<Database['market_feed_status']>;
+
+function health(
+  row: StatusRow | undefined,
+  provider: string,
+  sourceSymbol: string | null,
+  nowMs: number,
+): FeedHealth {
+  const reporting =
+    row !== undefined && row.provider === provider && nowMs - row.updated_at_ms <= FEED_REPORT_AGE_MS_MAX;
+  if (!reporting) {
+    return {
+      provider,
+      source_symbol: sourceSymbol,
+      state: 'down',
+      last_tick_age_ms: null,
+      ticks_per_sec: 0,
+      reconnects: 0,
+      gaps: 0,
+      malformed: 0,
+      last_error: null,
+    };
+  }
+  const lastTickAtMs = row.last_tick_at_ms;
+  return {
+    provider,
+    source_symbol: sourceSymbol,
+    state: isStale(lastTickAtMs, nowMs) ? 'stale' : 'live',
+    last_tick_age_ms: lastTickAtMs === null ? null : Math.max(0, nowMs - lastTickAtMs),
+    ticks_per_sec: row.ticks_per_sec,
+    reconnects: row.reconnects,
+    gaps: row.gaps,
+    malformed: row.malformed,
+    last_error: row.last_error,
+  };
+}
+
+/** The admin Feeds view: every pair with the health of its feed and of its reference. */
+export async function listPairFeeds(db: Db, limit: number, nowMs: number): Promise<AdminPairFeed[]> {
+  const [pairs, statuses] = await Promise.all([
+    db
+      .selectFrom('market_pairs as p')
+      .leftJoin('market_feed_status as f', (join) =>
+        join.onRef('f.pair', '=', 'p.symbol').on('f.role', '=', 'primary'),
+      )
+      .leftJoin('market_feed_status as r', (join) =>
+        join.onRef('r.pair', '=', 'p.symbol').on('r.role', '=', 'reference'),
+      )
+      .select([
+        'p.symbol',
+        'p.display_name',
+        'p.active',
+        'p.payout_pct',
+        'p.provider',
+        'p.provider_symbol',
+        'p.reference_provider',
+        'p.reference_symbol',
+        'p.reference_spread_bps',
+        'f.last_tick_at_ms as primary_at_ms',
+        'f.divergence_bps',
+        'r.last_tick_at_ms as reference_at_ms',
+        'f.provider as primary_provider',
+        'r.provider as reporting_reference_provider',
+      ])
+      .orderBy('p.sort_order')
+      .orderBy('p.created_at')
+      .orderBy('p.symbol')
+      .limit(limit)
+      .execute(),
+    db.selectFrom('market_feed_status').selectAll().execute(),
+  ]);
+  const byKey = new Map(statuses.map((row) => [`${row.pair}|${row.role}`, row]));
+  return pairs.map((row) => {
+    const pair = withFeedStatus(row, nowMs);
+    const primaryRow = byKey.get(`${pair.symbol}|primary`);
+    return {
+      pair: pair.symbol,
+      active: pair.active,
+      feed_status: pair.feed_status,
+      divergence_bps: pair.reference_provider !== null ? (primaryRow?.divergence_bps ?? null) : null,
+      spread_bps: pair.reference_spread_bps,
+      primary: health(primaryRow, pair.provider, pair.provider_symbol, nowMs),
+      reference:
+        pair.reference_provider === null
+          ? null
+          : health(
+              byKey.get(`${pair.symbol}|reference`),
+              pair.reference_provider,
+              pair.reference_symbol,
+              nowMs,
+            ),
+    };
+  });
+}
