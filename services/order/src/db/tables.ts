@@ -31,6 +31,11 @@ export interface TradesTable {
   pnl_cents: number | null;
   turnover_cents: number | null;
   settled_at_ms: number | null;
+  /** The rule that voided a void trade (`VoidReason`); null otherwise. */
+  void_reason:
+    'no_exit_tick' | 'exit_tick_too_old' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry' | null;
+  /** Settlement's cross-check against the pair's reference feed (`ReferenceCheckRecord`); null without one. */
+  reference_check: unknown;
   /** Publish position of `trades.settled.v1` (`xid8` and `bigint`; see migration 0033). */
   settled_xact_id: string | null;
   settled_seq: number | null;

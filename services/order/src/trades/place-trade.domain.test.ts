@@ -6,6 +6,7 @@ import {
   InvalidDuration,
   PairNotTradable,
   StakeOutOfBounds,
+  FeedsDiverged,
   StalePrice,
   type PlaceTradeCommand,
   type PlacementState,
@@ -88,6 +89,20 @@ describe('decidePlacement', () => {
       decidePlacement({ ...state, latestTick: { price: 1, atMs: now - 5_000, tickId: 1 } }, command)
         .entryPrice,
     ).toBe(1);
+  });
+
+  it("refuses a pair whose reference feed is silent or disagrees beyond the pair's spread", () => {
+    const withReference = (price: number | null) => ({
+      ...state,
+      latestTick: { price: 100_000, atMs: now - 300, tickId: 1, reference: { price, spreadBps: 50 } },
+    });
+    expect(decidePlacement(withReference(100_400), command).entryPrice).toBe(100_000);
+    expect(() => decidePlacement(withReference(null), command)).toThrow(StalePrice);
+    expect(() => decidePlacement(withReference(101_000), command)).toThrow(new FeedsDiverged(command.pair));
+    expect(new FeedsDiverged('BTCUSDT')).toMatchObject({
+      code: 'FEEDS_DIVERGED',
+      message: "BTCUSDT's price feeds disagree; trading is paused until they agree again",
+    });
   });
 
   it('takes a real stake from cash first, then bonus', () => {

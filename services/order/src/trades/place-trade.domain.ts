@@ -1,3 +1,4 @@
+import { feedsAgree } from '@updown/verify/rules';
 import { DomainError } from '@updown/runtime/errors';
 import { TRADE_AMOUNT_MIN, TRADE_DURATIONS_SEC } from '@updown/schemas/api';
 import { splitStake } from '@updown/wallet/domain';
@@ -33,7 +34,14 @@ export interface PlacementState {
   readonly pair:
     { readonly symbol: string; readonly active: boolean; readonly payoutPct: number } | undefined;
   readonly latestTick:
-    { readonly price: number; readonly atMs: number; readonly tickId: number | null } | undefined;
+    | {
+        readonly price: number;
+        readonly atMs: number;
+        readonly tickId: number | null;
+        /** What the pair's reference feed said at this tick; absent for a pair without one. */
+        readonly reference?: TickReference;
+      }
+    | undefined;
   readonly maxStakeCents: number;
   readonly balances: { readonly real: number; readonly bonus: number; readonly demo: number };
   /** The credited amount of the user's active bonus, if one is active. */
@@ -85,6 +93,18 @@ export class StalePrice extends DomainError {
     super('STALE_PRICE', `No fresh price for ${pair}; please try again in a moment`);
   }
 }
+/** A pair with a reference feed: its latest price (null when it had none for 5 s) and the spread allowed. */
+export interface TickReference {
+  readonly price: number | null;
+  readonly spreadBps: number;
+}
+
+export class FeedsDiverged extends DomainError {
+  constructor(pair: string) {
+    super('FEEDS_DIVERGED', `${pair}'s price feeds disagree; trading is paused until they agree again`);
+  }
+}
+
 export class InsufficientBalance extends DomainError {
   constructor() {
     super('INSUFFICIENT_FUNDS', 'Insufficient balance');
@@ -108,6 +128,12 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
   const tick = state.latestTick;
   if (!tick || command.now - tick.atMs > PRICE_AGE_MS_MAX || tick.atMs > command.now + PRICE_AGE_MS_MAX) {
     throw new StalePrice(command.pair);
+  }
+  // A pair with a reference trades only while the reference is live and agrees (docs/feeds.md).
+  if (tick.reference) {
+    if (tick.reference.price === null) throw new StalePrice(command.pair);
+    if (!feedsAgree(tick.price, tick.reference.price, tick.reference.spreadBps))
+      throw new FeedsDiverged(command.pair);
   }
 
   const split = splitStake(state.balances, state.activeBonusCents, command);

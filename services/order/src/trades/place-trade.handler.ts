@@ -10,7 +10,7 @@ import {
   type PairTerms,
   type PlacementTerms,
 } from './place-batch.domain';
-import type { AcceptedTrade, AccountType, Direction } from './place-trade.domain';
+import type { AcceptedTrade, AccountType, Direction, TickReference } from './place-trade.domain';
 import { OrderServiceUnavailable } from '../order-unavailable';
 import { createBatcher, type Settled } from './placement-batcher';
 import {
@@ -22,7 +22,7 @@ import {
 
 /** What the order service needs to know the price now; price-ingest's `LatestPrices` satisfies it. */
 export interface PriceSource {
-  get(pair: string): { price: number; atMs: number } | undefined;
+  get(pair: string): { price: number; atMs: number; reference?: TickReference } | undefined;
 }
 
 export interface PlaceTradeRequest {
@@ -203,7 +203,14 @@ async function readBatchState(
   const latestTicks = new Map<string, LatestTick>();
   for (const symbol of pairSymbols) {
     const tick = deps.prices.get(symbol);
-    if (tick) latestTicks.set(symbol, { price: tick.price, atMs: tick.atMs, tickId: null });
+    if (tick) {
+      latestTicks.set(symbol, {
+        price: tick.price,
+        atMs: tick.atMs,
+        tickId: null,
+        ...(tick.reference ? { reference: tick.reference } : {}),
+      });
+    }
   }
   return {
     now: deps.clock.now(),

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { committedAfter, type Database, type OutboxSourcePosition } from '@updown/runtime';
-import { tickAtOrBeforeSql } from '@updown/price-ingest';
+import { pairReferencesSql, referenceAtOrBeforeSql, tickAtOrBeforeSql } from '@updown/price-ingest';
+import type { TradesTable } from '../db/tables';
 
 /**
  * How settlement moves trades out of pending: the functions the settlement service calls on the
@@ -89,6 +90,15 @@ export interface DueTradeRow {
   readonly exit_tick_id: number | null;
   readonly exit_at_ms: number | null;
   readonly exit_price: number | null;
+  readonly accepted_at_ms: number;
+  /** The pair's reference feed and spread now; null for a pair without one. */
+  readonly reference_provider: string | null;
+  readonly reference_spread_bps: number | null;
+  /** The reference's price in force at acceptance and at expiry (its latest in the 10 s before); null without. */
+  readonly entry_ref_price: number | null;
+  readonly entry_ref_at_ms: number | null;
+  readonly expiry_ref_price: number | null;
+  readonly expiry_ref_at_ms: number | null;
 }
 
 /**
@@ -116,7 +126,7 @@ export async function lockDueTrades(
     ),
     picked as materialized (
       select t.id, t.user_id, t.pair, t.direction, t.account_type, t.amount_cents, t.stake_cash_cents,
-             t.stake_bonus_cents, t.payout_pct, t.duration_sec, t.entry_price, t.expiry_at_ms
+             t.stake_bonus_cents, t.payout_pct, t.duration_sec, t.entry_price, t.expiry_at_ms, t.accepted_at_ms
       from trades t join due d on d.pair = t.pair
       where t.status = 'pending' and t.expiry_at_ms < d.due_before
         and get_byte(uuid_send(t.user_id), 15) % ${partition.count}::int = ${partition.index}::int
@@ -124,15 +134,29 @@ export async function lockDueTrades(
       limit ${limit}
       for update of t
     ),
+    refs as materialized (
+      ${pairReferencesSql(sql.raw('select distinct pair from picked'))}
+    ),
     exits as materialized (
-      select g.pair, g.expiry_at_ms, x.id, x.at_ms, x.price
+      select g.pair, g.expiry_at_ms, x.id, x.at_ms, x.price, xr.price as ref_price, xr.at_ms as ref_at_ms
       from (select distinct pair, expiry_at_ms from picked) g
       left join lateral (
         ${tickAtOrBeforeSql(sql.raw('g.pair'), sql.raw('g.expiry_at_ms'))}
       ) x on true
+      left join refs gr on gr.pair = g.pair
+      left join lateral (
+        ${referenceAtOrBeforeSql(sql.raw('gr.pair'), sql.raw('gr.reference_provider'), sql.raw('g.expiry_at_ms'))}
+      ) xr on true
     )
-    select p.*, e.id as exit_tick_id, e.at_ms as exit_at_ms, e.price as exit_price
+    select p.*, e.id as exit_tick_id, e.at_ms as exit_at_ms, e.price as exit_price,
+           r.reference_provider, r.reference_spread_bps,
+           er.price as entry_ref_price, er.at_ms as entry_ref_at_ms,
+           e.ref_price as expiry_ref_price, e.ref_at_ms as expiry_ref_at_ms
     from picked p join exits e on e.pair = p.pair and e.expiry_at_ms = p.expiry_at_ms
+    left join refs r on r.pair = p.pair
+    left join lateral (
+      ${referenceAtOrBeforeSql(sql.raw('r.pair'), sql.raw('r.reference_provider'), sql.raw('p.accepted_at_ms'))}
+    ) er on true
     order by p.pair, p.expiry_at_ms, p.id`.execute(trx);
   return rows;
 }
@@ -146,6 +170,10 @@ export interface SettledUpdate {
   readonly pnlCents: number;
   /** The stake this trade counts toward its owner's bonus wagering; 0 when omitted. */
   readonly turnoverCents?: number;
+  /** The rule that voided a void trade; null otherwise. */
+  readonly voidReason?: TradesTable['void_reason'];
+  /** The cross-check against the pair's reference feed (the API's `ReferenceCheck`), null without one. */
+  readonly referenceCheck?: object | null;
 }
 
 /**
@@ -166,6 +194,7 @@ export async function markSettled(
     update trades t
     set status = u.status, exit_price = u.exit_price, exit_at_ms = u.exit_at_ms, exit_tick_id = u.exit_tick_id,
         pnl_cents = u.pnl_cents, settled_at_ms = ${settledAtMs}, turnover_cents = u.turnover_cents,
+        void_reason = u.void_reason, reference_check = u.reference_check::jsonb,
         settled_xact_id = pg_current_xact_id(), settled_seq = nextval('trades_settled_seq')
     from unnest(
       ${updates.map((u) => u.id)}::uuid[],
@@ -174,8 +203,10 @@ export async function markSettled(
       ${updates.map((u) => u.exitAtMs)}::bigint[],
       ${updates.map((u) => u.exitTickId)}::bigint[],
       ${updates.map((u) => u.pnlCents)}::bigint[],
-      ${updates.map((u) => u.turnoverCents ?? 0)}::bigint[]
-    ) as u (id, status, exit_price, exit_at_ms, exit_tick_id, pnl_cents, turnover_cents)
+      ${updates.map((u) => u.turnoverCents ?? 0)}::bigint[],
+      ${updates.map((u) => u.voidReason ?? null)}::text[],
+      ${updates.map((u) => (u.referenceCheck ? JSON.stringify(u.referenceCheck) : null))}::text[]
+    ) as u (id, status, exit_price, exit_at_ms, exit_tick_id, pnl_cents, turnover_cents, void_reason, reference_check)
     where t.id = u.id and t.status = 'pending'
     returning t.id`.execute(trx);
   return new Set(rows.map((r) => r.id));
@@ -198,6 +229,8 @@ export interface SettledTradeRow {
   readonly exit_at_ms: number | null;
   readonly pnl_cents: number;
   readonly settled_at_ms: number;
+  /** Settlement's cross-check against the reference feed (the API's `ReferenceCheck`); null without one. */
+  readonly reference_check: unknown;
   readonly position: OutboxSourcePosition;
 }
 
@@ -216,7 +249,7 @@ export async function readSettledAfter(
 ): Promise<SettledTradeRow[]> {
   const { rows } = await sql<Omit<SettledTradeRow, 'position'> & { xact_id: string; seq: string }>`
     select id, user_id, pair, direction, account_type, amount_cents, payout_pct, entry_price, entry_at_ms,
-           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
+           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms, reference_check,
            settled_xact_id::text as xact_id, settled_seq::text as seq
     from trades
     where settled_seq is not null
@@ -234,7 +267,7 @@ export async function findSettledTrades(
   if (ids.length === 0) return [];
   const { rows } = await sql<Omit<SettledTradeRow, 'position'> & { xact_id: string; seq: string }>`
     select id, user_id, pair, direction, account_type, amount_cents, payout_pct, entry_price, entry_at_ms,
-           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms,
+           accepted_at_ms, expiry_at_ms, status, exit_price, exit_at_ms, pnl_cents, settled_at_ms, reference_check,
            settled_xact_id::text as xact_id, settled_seq::text as seq
     from trades
     where id = any(${[...ids]}::uuid[]) and settled_seq is not null

@@ -50,6 +50,8 @@ export interface TradePriceRefs {
   readonly exit_tick_id: number | null;
   readonly exit_at_ms: number | null;
   readonly exit_price: number | null;
+  /** Settlement's cross-check against the reference feed (`ReferenceCheck`), null without one. */
+  readonly reference_check: unknown;
 }
 
 export function findTradePriceRefs(db: Db, id: string): Promise<TradePriceRefs | undefined> {
@@ -65,6 +67,7 @@ export function findTradePriceRefs(db: Db, id: string): Promise<TradePriceRefs |
       'exit_tick_id',
       'exit_at_ms',
       'exit_price',
+      'reference_check',
     ])
     .where('id', '=', id)
     .executeTakeFirst();

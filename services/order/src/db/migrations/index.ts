@@ -4,6 +4,7 @@ import * as tradesHedgeLookup from './0031_trades_hedge_lookup';
 import * as timeUnits from './0032_time_units';
 import * as tradesSettledPosition from './0033_trades_settled_position';
 import * as tradesOpenedPosition from './0034_trades_opened_position';
+import * as tradesVoidReason from './0035_trades_void_reason';
 
 /** Trades. */
 export const orderMigrations: MigrationSet = {
@@ -14,5 +15,6 @@ export const orderMigrations: MigrationSet = {
     '0032_time_units': timeUnits,
     '0033_trades_settled_position': tradesSettledPosition,
     '0034_trades_opened_position': tradesOpenedPosition,
+    '0035_trades_void_reason': tradesVoidReason,
   },
 };
