@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { findTradePriceRefs } from '@updown/order';
 import { ticksAround } from '@updown/price-ingest';
 import type { Database } from '@updown/runtime';
+import type { ReferenceCheck } from '@updown/schemas/api';
 import { EXIT_TICK_AGE_MS_MAX } from './settlement.domain';
 
 /**
@@ -22,6 +23,8 @@ export interface SettlementEvidence {
   readonly exit_tick: TickRef | null;
   readonly entry_window: TickRef[];
   readonly exit_window: TickRef[];
+  /** The cross-check against the pair's reference feed, as settlement recorded it; null without one. */
+  readonly reference_check: ReferenceCheck | null;
 }
 
 /** The window around entry and expiry: the 10 s that decide a void, and 5 s after. */
@@ -30,7 +33,13 @@ export const EVIDENCE_AFTER_MS = 5_000;
 /** Most ticks per window; a faster feed keeps the ticks closest to the moment. */
 export const EVIDENCE_TICKS_MAX = 200;
 
-const EMPTY: SettlementEvidence = { entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] };
+const EMPTY: SettlementEvidence = {
+  entry_tick: null,
+  exit_tick: null,
+  entry_window: [],
+  exit_window: [],
+  reference_check: null,
+};
 
 /**
  * Evidence for one trade; empty for an unknown id. The entry window is centred on the instant the
@@ -62,6 +71,8 @@ export async function loadSettlementEvidence(
         : { id: trade.exit_tick_id, ts: trade.exit_at_ms, price: trade.exit_price },
     entry_window: entryWindow,
     exit_window: exitWindow,
+    // Written by settlement from `referenceCheckRecord` (settle-batch.ts), in the API's shape.
+    reference_check: (trade.reference_check as ReferenceCheck | null) ?? null,
   };
 }
 

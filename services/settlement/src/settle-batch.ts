@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { lockDueTrades, markSettled, type DueTradeRow } from '@updown/order';
+import { lockDueTrades, markSettled, type DueTradeRow, type SettledUpdate } from '@updown/order';
+import type { Rule } from '@updown/verify/rules';
 import type { Database } from '@updown/runtime';
 import {
   applyBonusTurnover,
@@ -11,7 +12,13 @@ import {
   SYSTEM_ACCOUNT_SHARDS,
   type CompletedBonus,
 } from '@updown/wallet';
-import { settle, settlementEntry, type Outcome, type SettlingTrade } from './settlement.domain';
+import {
+  settle,
+  settlementEntry,
+  type Outcome,
+  type SettlementReference,
+  type SettlingTrade,
+} from './settlement.domain';
 import { decideTradeTurnover, turnoverByUser } from './trade-turnover';
 
 /** Most trades one transaction settles: bounds its locks, its statements' size and its length. */
@@ -97,7 +104,7 @@ export async function settleBatch(
         row.exit_tick_id === null || row.exit_at_ms === null || row.exit_price === null
           ? undefined
           : { id: row.exit_tick_id, atMs: row.exit_at_ms, price: row.exit_price };
-      return { row, trade, result: settle(trade, exit) };
+      return { row, trade, result: settle(trade, exit, settlementReference(row)) };
     });
     // Turnover is decided before the status is written, so each row is rewritten once.
     const turnover = await decideTradeTurnover(
@@ -123,6 +130,8 @@ export async function settleBatch(
         exitTickId: result.exit?.id ?? null,
         pnlCents: result.pnlCents,
         turnoverCents: turnover.get(row.id) ?? 0,
+        voidReason: result.status === 'void' ? voidReason(result.rule) : null,
+        referenceCheck: result.referenceCheck,
       })),
       command.now,
     );
@@ -162,6 +171,32 @@ export async function settleBatch(
       completedBonuses,
     };
   });
+}
+
+/** The reference feed's word on a due trade, for a pair that has one. */
+function settlementReference(row: DueTradeRow): SettlementReference | undefined {
+  if (row.reference_provider === null || row.reference_spread_bps === null) return undefined;
+  return {
+    provider: row.reference_provider,
+    spreadBps: row.reference_spread_bps,
+    atEntry:
+      row.entry_ref_price === null || row.entry_ref_at_ms === null
+        ? null
+        : { price: row.entry_ref_price, atMs: row.entry_ref_at_ms },
+    atExpiry:
+      row.expiry_ref_price === null || row.expiry_ref_at_ms === null
+        ? null
+        : { price: row.expiry_ref_price, atMs: row.expiry_ref_at_ms },
+  };
+}
+
+function voidReason(rule: Rule): SettledUpdate['voidReason'] {
+  return rule === 'no_exit_tick' ||
+    rule === 'exit_tick_too_old' ||
+    rule === 'feeds_diverged_at_entry' ||
+    rule === 'feeds_diverged_at_expiry'
+    ? rule
+    : null;
 }
 
 function settlingTrade(row: DueTradeRow): SettlingTrade {

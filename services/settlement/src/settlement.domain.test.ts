@@ -137,6 +137,8 @@ describe('settle and settlementEntry', () => {
     const result = settle(real, tick(1.2));
     expect(result).toEqual({
       status: 'won',
+      rule: 'exit_above_entry',
+      referenceCheck: null,
       pnlCents: 850,
       exit: tick(1.2),
       toCashCents: 1_295,

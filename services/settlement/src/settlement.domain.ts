@@ -1,4 +1,11 @@
-import { EXIT_TICK_AGE_MS_MAX, pnlCents as receiptPnlCents, settlementRule } from '@updown/verify/rules';
+import {
+  divergenceBps,
+  EXIT_TICK_AGE_MS_MAX,
+  pnlCents as receiptPnlCents,
+  referenceDecision,
+  settlementRule,
+  type Rule,
+} from '@updown/verify/rules';
 
 /**
  * How a trade settles (DESIGN §3), as pure functions: the outcome from entry and exit prices, the
@@ -122,8 +129,46 @@ export interface StoredTick extends ExitTick {
   readonly id: number;
 }
 
+/** A pair's reference feed as settlement read it: the spread now, and its prices at entry and expiry. */
+export interface SettlementReference {
+  readonly provider: string;
+  readonly spreadBps: number;
+  readonly atEntry: { readonly price: number; readonly atMs: number } | null;
+  readonly atExpiry: { readonly price: number; readonly atMs: number } | null;
+}
+
+/** The cross-check kept with the trade as its evidence (the API's `ReferenceCheck`). */
+export interface ReferenceCheckRecord {
+  readonly provider: string;
+  readonly spread_bps: number;
+  readonly entry: ReferenceMoment;
+  readonly expiry: ReferenceMoment | null;
+  readonly decision:
+    'agreed' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry' | 'reference_unavailable';
+}
+
+interface ReferenceMoment {
+  readonly price: number;
+  readonly reference_price: number | null;
+  readonly reference_at_ms: number | null;
+  readonly divergence_bps: number | null;
+}
+
+function moment(price: number, reference: { price: number; atMs: number } | null): ReferenceMoment {
+  return {
+    price,
+    reference_price: reference?.price ?? null,
+    reference_at_ms: reference?.atMs ?? null,
+    divergence_bps: reference ? divergenceBps(price, reference.price) : null,
+  };
+}
+
 export interface Settlement {
   readonly status: Outcome;
+  /** The rule that decided it (`settlementRule`); for a void trade, its void reason. */
+  readonly rule: Rule;
+  /** Null for a pair without a reference feed. */
+  readonly referenceCheck: ReferenceCheckRecord | null;
   readonly pnlCents: number;
   /** The tick the trade settled on; null when void (there is no honest exit price). */
   readonly exit: StoredTick | null;
@@ -131,9 +176,37 @@ export interface Settlement {
   readonly toBonusCents: number;
 }
 
-/** Settles one trade on the stored tick with the greatest `atMs <= expiry` of its pair (if any). */
-export function settle(trade: SettlingTrade, exit: StoredTick | undefined): Settlement {
-  const status = outcome(trade.direction, trade.entryPrice, trade.expiryAtMs, exit);
+/**
+ * Settles one trade on the stored tick with the greatest `atMs <= expiry` of its pair (if any), and
+ * for a pair with a reference feed, on the cross-check of the two feeds at entry and expiry: a
+ * disagreement beyond the spread voids it (`settlementRule`).
+ */
+export function settle(
+  trade: SettlingTrade,
+  exit: StoredTick | undefined,
+  reference?: SettlementReference,
+): Settlement {
+  const prices = reference && {
+    spreadBps: reference.spreadBps,
+    atEntry: reference.atEntry?.price ?? null,
+    atExpiry: reference.atExpiry?.price ?? null,
+  };
+  const ruled = settlementRule(trade.direction, trade.entryPrice, trade.expiryAtMs, exit, prices);
+  const status = ruled.outcome;
+  const usableExit =
+    exit && exit.atMs <= trade.expiryAtMs && trade.expiryAtMs - exit.atMs <= EXIT_TICK_AGE_MS_MAX
+      ? exit
+      : undefined;
+  const referenceCheck: ReferenceCheckRecord | null =
+    reference && prices
+      ? {
+          provider: reference.provider,
+          spread_bps: reference.spreadBps,
+          entry: moment(trade.entryPrice, reference.atEntry),
+          expiry: usableExit ? moment(usableExit.price, reference.atExpiry) : null,
+          decision: referenceDecision(trade.entryPrice, usableExit, prices),
+        }
+      : null;
   const pnl = pnlCents(trade.amountCents, trade.payoutPct, status);
   const split = returnSplit(
     { fromCashCents: trade.stakeCashCents, fromBonusCents: trade.stakeBonusCents },
@@ -142,6 +215,8 @@ export function settle(trade: SettlingTrade, exit: StoredTick | undefined): Sett
   );
   return {
     status,
+    rule: ruled.rule,
+    referenceCheck,
     pnlCents: pnl,
     exit: status === 'void' || !exit ? null : exit,
     toCashCents: split.toCashCents,

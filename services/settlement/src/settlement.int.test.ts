@@ -392,6 +392,7 @@ describe('settlement on the stored ticks', () => {
       exit_tick: null,
       entry_window: [],
       exit_window: [],
+      reference_check: null,
     });
   });
 });

@@ -1,3 +1,4 @@
+import type { ReferenceCheckRecord } from '../settlement.domain';
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { findSettledTrades, readSettledAfter, type SettledTradeRow } from '@updown/order';
@@ -108,6 +109,7 @@ export async function issueReceipts(
           status: trade.status,
           pnlCents: trade.pnl_cents,
           settledAtMs: trade.settled_at_ms,
+          referenceCheck: (trade.reference_check as ReferenceCheckRecord | null) ?? null,
         },
         evidence: chain,
         ledgerKey,

@@ -1,5 +1,5 @@
 import { settlementRule } from '@updown/verify/rules';
-import type { Outcome } from '../settlement.domain';
+import type { Outcome, ReferenceCheckRecord } from '../settlement.domain';
 
 /**
  * A settled trade's receipt (docs/receipts.md), as pure functions: which document a trade gets,
@@ -45,6 +45,17 @@ export interface Receipt {
   readonly settledAtMs: number;
   readonly checkpoints: { readonly entry: CheckpointRef | null; readonly exit: CheckpointRef | null };
   readonly issuedAtMs: number;
+  /** Present when the pair had a reference feed at settlement: what it said at acceptance and expiry. */
+  readonly reference?: ReceiptReference;
+}
+
+export interface ReceiptReference {
+  readonly provider: string;
+  readonly spreadBps: number;
+  readonly entryPrice: string | null;
+  readonly entryAtMs: number | null;
+  readonly expiryPrice: string | null;
+  readonly expiryAtMs: number | null;
 }
 
 /** A settled trade as its receipt needs it. */
@@ -62,6 +73,7 @@ export interface ReceiptTrade {
   readonly status: Outcome;
   readonly pnlCents: number;
   readonly settledAtMs: number;
+  readonly referenceCheck: ReferenceCheckRecord | null;
 }
 
 /** The chain's evidence for one trade: ticks with hashes, and the checkpoints that cover them. */
@@ -114,7 +126,29 @@ export function buildReceipt(input: {
 }): Receipt {
   const { trade, evidence } = input;
   const exit = evidence.exit ? { price: Number(evidence.exit.price), atMs: evidence.exit.atMs } : undefined;
-  const recomputed = settlementRule(trade.direction, Number(trade.entryPrice), trade.expiryAtMs, exit);
+  const check = trade.referenceCheck;
+  const expiryReference = check?.expiry?.reference_price ?? null;
+  const reference: ReceiptReference | undefined = check
+    ? {
+        provider: check.provider,
+        spreadBps: check.spread_bps,
+        entryPrice: check.entry.reference_price === null ? null : String(check.entry.reference_price),
+        entryAtMs: check.entry.reference_at_ms,
+        expiryPrice: expiryReference === null ? null : String(expiryReference),
+        expiryAtMs: check.expiry?.reference_at_ms ?? null,
+      }
+    : undefined;
+  const recomputed = settlementRule(
+    trade.direction,
+    Number(trade.entryPrice),
+    trade.expiryAtMs,
+    exit,
+    reference && {
+      spreadBps: reference.spreadBps,
+      atEntry: reference.entryPrice === null ? null : Number(reference.entryPrice),
+      atExpiry: reference.expiryPrice === null ? null : Number(reference.expiryPrice),
+    },
+  );
   return {
     type: 'updown.receipt.v1',
     receiptId: input.receiptId,
@@ -142,5 +176,6 @@ export function buildReceipt(input: {
       exit: evidence.exit || evidence.after ? evidence.exitCheckpoint : null,
     },
     issuedAtMs: input.issuedAtMs,
+    ...(reference ? { reference } : {}),
   };
 }

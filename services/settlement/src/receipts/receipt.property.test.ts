@@ -100,6 +100,7 @@ function history(input: {
       status: result.status,
       pnlCents: result.pnlCents,
       settledAtMs: expiryAtMs + 500,
+      referenceCheck: null,
     },
     evidence: {
       entry,
