@@ -299,6 +299,15 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     expect: adminOnly(200),
     request: async (c) => ({ method: 'DELETE', url: `/api/admin/pairs/${await c.fx.newPair()}` }),
   },
+  'PUT /api/admin/pairs/:symbol/feed': {
+    expect: adminOnly(200),
+    request: async (c) => ({
+      method: 'PUT',
+      url: `/api/admin/pairs/${await c.fx.newPair()}/feed`,
+      payload: { provider: 'OTC' },
+    }),
+  },
+  'GET /api/admin/feeds': { expect: adminOnly(200), request: () => get('/api/admin/feeds') },
   'GET /api/admin/settings': { expect: adminOnly(200), request: () => get('/api/admin/settings') },
   'POST /api/admin/settings': {
     expect: adminOnly(200),

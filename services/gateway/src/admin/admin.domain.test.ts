@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPayoutPct, normaliseNewPair } from './admin.domain';
+import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
 
 describe('payout percent', () => {
   it('accepts 1 to 100 with up to 2 decimals', () => {
@@ -19,6 +19,10 @@ describe('new pair', () => {
       symbol: 'SOLUSD',
       displayName: 'SOL/USD',
       provider: 'OTC',
+      providerSymbol: null,
+      referenceProvider: null,
+      referenceSymbol: null,
+      referenceSpreadBps: null,
     });
   });
 
@@ -26,5 +30,69 @@ describe('new pair', () => {
     expect(() => normaliseNewPair({ symbol: ' ', display_name: 'x' })).toThrow('Please fill all fields');
     expect(() => normaliseNewPair({ symbol: 'A', display_name: 'x' })).toThrow(/Symbol/);
     expect(() => normaliseNewPair({ symbol: 'SOL USD', display_name: 'x' })).toThrow(/Symbol/);
+  });
+});
+
+describe("a pair's feed", () => {
+  it('takes an exchange with its symbol and another exchange as reference, upper-casing names', () => {
+    expect(
+      normaliseFeed({
+        provider: 'binance',
+        provider_symbol: 'btc/usdt',
+        reference_provider: 'Coinbase',
+        reference_symbol: 'BTC-USD',
+        reference_spread_bps: 50,
+      }),
+    ).toEqual({
+      provider: 'BINANCE',
+      providerSymbol: 'BTC/USDT',
+      referenceProvider: 'COINBASE',
+      referenceSymbol: 'BTC-USD',
+      referenceSpreadBps: 50,
+    });
+  });
+
+  it.each([
+    [{ provider: 'NYSE' }, 'Provider must be one of OTC, BINANCE, COINBASE, KRAKEN'],
+    [{ provider: 'BINANCE' }, "BINANCE needs the exchange's symbol for the pair, e.g. BTC/USDT"],
+    [{ provider: 'OTC', provider_symbol: 'BTC/USDT' }, 'OTC takes no exchange symbol'],
+    [
+      { provider: 'OTC', reference_symbol: 'BTC/USDT' },
+      'A reference symbol or spread needs a reference provider',
+    ],
+    [
+      { provider: 'OTC', reference_provider: 'OTC', reference_symbol: 'X', reference_spread_bps: 5 },
+      'The reference must be an exchange: BINANCE, COINBASE, KRAKEN',
+    ],
+    [
+      {
+        provider: 'KRAKEN',
+        provider_symbol: 'BTC/USD',
+        reference_provider: 'kraken',
+        reference_symbol: 'X',
+        reference_spread_bps: 5,
+      },
+      "The reference must be another provider than the pair's own feed",
+    ],
+    [
+      { provider: 'OTC', reference_provider: 'BINANCE', reference_spread_bps: 5 },
+      "BINANCE needs the exchange's symbol for the pair, e.g. BTC/USDT",
+    ],
+    [
+      { provider: 'OTC', reference_provider: 'BINANCE', reference_symbol: 'BTC/USDT' },
+      'The allowed spread must be a whole number of basis points from 1 to 1000',
+    ],
+    [
+      {
+        provider: 'OTC',
+        reference_provider: 'BINANCE',
+        reference_symbol: 'BTC/USDT',
+        reference_spread_bps: 1001,
+      },
+      'The allowed spread must be a whole number of basis points from 1 to 1000',
+    ],
+    [{ provider: 'BINANCE', provider_symbol: 'BTC USDT' }, /Exchange symbol must look like BTC\/USDT/],
+  ])('refuses %j', (input, message) => {
+    expect(() => normaliseFeed(input)).toThrow(message);
   });
 });

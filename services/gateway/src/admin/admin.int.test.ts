@@ -65,6 +65,12 @@ describe('pairs', () => {
       active: true,
       payout_pct: 80,
       provider: 'OTC',
+      provider_symbol: null,
+      reference_provider: null,
+      reference_symbol: null,
+      reference_spread_bps: null,
+      // No feed has reported for it yet.
+      feed_status: 'paused',
     });
     const dup = await h.call('POST', '/api/admin/pairs', admin.token, {
       symbol: 'SOLUSD',
@@ -136,6 +142,98 @@ describe('pairs', () => {
     expect((await h.call('DELETE', '/api/admin/pairs/DOGEUSD', admin.token)).statusCode).toBe(200);
     expect((await h.call('DELETE', '/api/admin/pairs/DOGEUSD', admin.token)).statusCode).toBe(404);
     expect(await audits('pair.delete')).toHaveLength(1);
+  });
+});
+
+describe('pair feeds', () => {
+  const binance = {
+    provider: 'binance',
+    provider_symbol: 'btc/usdt',
+    reference_provider: 'COINBASE',
+    reference_symbol: 'BTC-USD',
+    reference_spread_bps: 50,
+  };
+
+  it("replaces a pair's feed and reference, audited, and lists it with its health", async () => {
+    const res = await h.call('PUT', '/api/admin/pairs/btcusdt/feed', admin.token, binance);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      symbol: 'BTCUSDT',
+      provider: 'BINANCE',
+      provider_symbol: 'BTC/USDT',
+      reference_provider: 'COINBASE',
+      reference_symbol: 'BTC-USD',
+      reference_spread_bps: 50,
+      feed_status: 'paused',
+    });
+    const [audit] = await audits('pair.feed');
+    expect(audit).toMatchObject({ target: 'BTCUSDT' });
+    expect(JSON.stringify(audit!.after)).toContain('COINBASE');
+
+    const feeds = await h.call('GET', '/api/admin/feeds', admin.token);
+    expect(feeds.statusCode).toBe(200);
+    const body = feeds.json();
+    expect(body.providers).toEqual(['OTC', 'BINANCE', 'COINBASE', 'KRAKEN']);
+    expect(body.items.find((item: { pair: string }) => item.pair === 'BTCUSDT')).toEqual({
+      pair: 'BTCUSDT',
+      active: true,
+      feed_status: 'paused',
+      divergence_bps: null,
+      spread_bps: 50,
+      // No price-ingest runs in this test: the feeds are not reporting.
+      primary: expect.objectContaining({ provider: 'BINANCE', source_symbol: 'BTC/USDT', state: 'down' }),
+      reference: expect.objectContaining({ provider: 'COINBASE', source_symbol: 'BTC-USD', state: 'down' }),
+    });
+
+    const back = await h.call('PUT', '/api/admin/pairs/BTCUSDT/feed', admin.token, { provider: 'OTC' });
+    expect(back.json()).toMatchObject({ provider: 'OTC', provider_symbol: null, reference_provider: null });
+    expect(await audits('pair.feed')).toHaveLength(2);
+  });
+
+  it('refuses a bad feed with a detail, changing nothing', async () => {
+    const before = (await h.call('GET', '/api/admin/pairs', admin.token)).json();
+    for (const [body, detail] of [
+      [{ provider: 'NYSE' }, 'Provider must be one of OTC, BINANCE, COINBASE, KRAKEN'],
+      [{ provider: 'BINANCE' }, "BINANCE needs the exchange's symbol for the pair, e.g. BTC/USDT"],
+      [
+        { ...binance, reference_provider: 'BINANCE' },
+        "The reference must be another provider than the pair's own feed",
+      ],
+      [
+        { ...binance, reference_spread_bps: 0 },
+        'The allowed spread must be a whole number of basis points from 1 to 1000',
+      ],
+      [{ ...binance, provider_symbol: 'BTC USDT' }, /exchange symbol looks like BTC\/USDT/i],
+      [{ ...binance, extra: 1 }, /extra/],
+    ] as const) {
+      const res = await h.call('PUT', '/api/admin/pairs/BTCUSDT/feed', admin.token, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(res.json().detail).toMatch(detail);
+    }
+    const missing = await h.call('PUT', '/api/admin/pairs/NOPE/feed', admin.token, binance);
+    expect(missing.statusCode).toBe(404);
+    expect((await h.call('GET', '/api/admin/pairs', admin.token)).json()).toEqual(before);
+    expect(await audits('pair.feed')).toHaveLength(2);
+  });
+
+  it('adds a pair on an exchange feed', async () => {
+    const res = await h.call('POST', '/api/admin/pairs', admin.token, {
+      symbol: 'solusdt',
+      display_name: 'SOL/USDT',
+      provider: 'KRAKEN',
+      provider_symbol: 'SOL/USDT',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ symbol: 'SOLUSDT', provider: 'KRAKEN', provider_symbol: 'SOL/USDT' });
+    const refused = await h.call('POST', '/api/admin/pairs', admin.token, {
+      symbol: 'ADAUSDT',
+      display_name: 'ADA/USDT',
+      provider: 'KRAKEN',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: 'INVALID_FEED' });
+    const list = (await h.call('GET', '/api/admin/pairs', admin.token)).json();
+    expect(list.map((p: { symbol: string }) => p.symbol)).not.toContain('ADAUSDT');
   });
 });
 

@@ -3,16 +3,21 @@ import type { Kysely } from 'kysely';
 import { hasPendingTrades } from '@updown/order';
 import {
   deletePair,
+  FEED_PROVIDERS,
   insertPair,
+  listPairFeeds,
   listPairs,
   lockPair,
   PAIRS_KNOWN_MAX,
+  readPair,
   setEveryPairPayout,
   setPairActive,
+  setPairFeed,
 } from '@updown/price-ingest';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
 import {
   AddPairBody,
+  AdminFeedList,
   ADMIN_REQUESTS_LIMIT_DEFAULT,
   AdminRequestsQuery,
   MarketPair,
@@ -25,6 +30,7 @@ import {
   RequestIdParams,
   StatusOkResponse,
   UpdatePairBody,
+  UpdatePairFeedBody,
   UpdateSettingsBody,
 } from '@updown/schemas/api';
 import {
@@ -40,7 +46,7 @@ import {
 } from '@updown/wallet';
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
-import { checkPayoutPct, normaliseNewPair } from './admin.domain';
+import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
 import { auditDecision, writeAudit } from './audit.repository';
 import { adminUsersRoutes } from './users.routes';
 
@@ -84,7 +90,54 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: MarketPairList, ...errorResponses(401, 403) },
         },
       },
-      async () => listPairs(db, PAIRS_KNOWN_MAX),
+      async () => listPairs(db, PAIRS_KNOWN_MAX, clock.now()),
+    );
+
+    app.get(
+      '/api/admin/feeds',
+      {
+        schema: {
+          tags,
+          summary: "Every pair's feed and reference feed, with their health as price-ingest last reported it",
+          response: { 200: AdminFeedList, ...errorResponses(401, 403) },
+        },
+      },
+      async () => ({
+        providers: [...FEED_PROVIDERS],
+        items: await listPairFeeds(db, PAIRS_KNOWN_MAX, clock.now()),
+      }),
+    );
+
+    app.put(
+      '/api/admin/pairs/:symbol/feed',
+      {
+        schema: {
+          tags,
+          summary:
+            "Replace a pair's price feed and reference feed; price-ingest switches within its pairs poll, without a restart",
+          params: PairSymbolParams,
+          body: UpdatePairFeedBody,
+          response: { 200: MarketPair, ...errorResponses(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const symbol = request.params.symbol.toUpperCase();
+        const feed = normaliseFeed(request.body);
+        return db.transaction().execute(async (trx) => {
+          const before = await lockPair(trx, symbol);
+          if (!before) throw new PairNotFound(symbol);
+          const after = await setPairFeed(trx, symbol, feed);
+          await writeAudit(trx, {
+            actorId: request.user.id,
+            action: 'pair.feed',
+            target: symbol,
+            before,
+            after,
+            at: clock.now(),
+          });
+          return (await readPair(trx, symbol, clock.now()))!;
+        });
+      },
     );
 
     app.post(
@@ -111,7 +164,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             after: row,
             at: clock.now(),
           });
-          return row;
+          return (await readPair(trx, pair.symbol, clock.now()))!;
         });
         return reply.code(201).send(created);
       },
@@ -142,7 +195,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             after,
             at: clock.now(),
           });
-          return after;
+          return (await readPair(trx, symbol, clock.now()))!;
         });
       },
     );

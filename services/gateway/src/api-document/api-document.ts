@@ -67,7 +67,13 @@ export async function buildDocumentedApp(options: DocumentedAppOptions = {}): Pr
           throw new Error('the documented app places no trades');
         },
       },
-      loadEvidence: async () => ({ entry_tick: null, exit_tick: null, entry_window: [], exit_window: [] }),
+      loadEvidence: async () => ({
+        entry_tick: null,
+        exit_tick: null,
+        entry_window: [],
+        exit_window: [],
+        reference_check: null,
+      }),
       // A throwaway key: the document shows the route, not the key set.
       keySet: generateSigningKey().keySet,
     }),

@@ -114,7 +114,7 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
           response: { 200: MarketPairList, ...errorResponses() },
         },
       },
-      async () => listPairs(deps.db, PAIRS_KNOWN_MAX),
+      async () => listPairs(deps.db, PAIRS_KNOWN_MAX, deps.clock.now()),
     );
 
     app.get(

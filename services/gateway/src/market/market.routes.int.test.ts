@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('GET /api/market/pairs', () => {
-  it('lists the six seeded pairs in display order, BTCUSDT first, with the spec fields only', async () => {
+  it('lists the six seeded pairs in display order, BTCUSDT first, with the spec fields and their feeds', async () => {
     const res = await app.inject({ url: '/api/market/pairs' });
     expect(res.statusCode).toBe(200);
     const pairs = res.json<Record<string, unknown>[]>();
@@ -76,6 +76,12 @@ describe('GET /api/market/pairs', () => {
       active: true,
       payout_pct: 80,
       provider: 'OTC',
+      provider_symbol: null,
+      reference_provider: null,
+      reference_symbol: null,
+      reference_spread_bps: null,
+      // No price-ingest runs here: nothing reports the feed, so it is not tradable.
+      feed_status: 'paused',
     });
     expect(pairs.map((p) => p.display_name)).toContain('XAU/USD');
   });

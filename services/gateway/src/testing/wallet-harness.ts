@@ -24,7 +24,7 @@ export interface WalletHarness {
   admin(): Promise<{ id: string; token: string; name: string }>;
   postings(): Promise<number>;
   call(
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     url: string,
     token?: string,
     payload?: unknown,

@@ -30,6 +30,7 @@ const loadEvidence: EvidenceLoader = async () => ({
   exit_tick: null,
   entry_window: [],
   exit_window: [],
+  reference_check: null,
 });
 
 let database: TestDatabase;

@@ -25,6 +25,7 @@ const loadEvidence: EvidenceLoader = async () => ({
   exit_tick: null,
   entry_window: [],
   exit_window: [],
+  reference_check: null,
 });
 
 interface Trader {

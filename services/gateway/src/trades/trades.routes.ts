@@ -1,3 +1,4 @@
+import type { ReferenceCheck } from '@updown/schemas/api';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
@@ -29,6 +30,7 @@ export type EvidenceLoader = (tradeId: string) => Promise<{
   exit_tick: TickRef | null;
   entry_window: TickRef[];
   exit_window: TickRef[];
+  reference_check: ReferenceCheck | null;
 }>;
 
 export interface TradesPluginDeps {

@@ -24,6 +24,7 @@ export function tradeView(row: TradeRow) {
     duration: row.duration_sec,
     expiry_at_ms: row.expiry_at_ms,
     settled_at_ms: row.settled_at_ms,
+    void_reason: row.status === 'void' ? row.void_reason : null,
     receipt_id: row.status === 'pending' ? null : receiptIdOf(row.id),
   };
 }
