@@ -120,4 +120,18 @@ describe('api client', () => {
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/admin/pairs/BTC.X');
     expect(fetchMock.mock.calls[0]?.[1]?.method).toBe('DELETE');
   });
+
+  it('sends a PUT with its JSON body to the filled path template', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { symbol: 'BTC.X' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const body = { provider: 'BINANCE', provider_symbol: 'BTC/USDT' };
+    await expect(
+      api.put('/api/admin/pairs/{symbol}/feed', body, { params: { symbol: 'BTC.X' } }),
+    ).resolves.toEqual({ symbol: 'BTC.X' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/admin/pairs/BTC.X/feed');
+    expect(init?.method).toBe('PUT');
+    expect(JSON.parse(String(init?.body))).toEqual(body);
+    expect((init?.headers as Record<string, string>)['content-type']).toBe('application/json');
+  });
 });

@@ -179,6 +179,8 @@ export const api = {
     call('get', path, undefined, options),
   post: <P extends PathWith<'post'>>(path: P, body?: BodyOf<P, 'post'>, options?: CallOptions<P, 'post'>) =>
     call('post', path, body, options),
+  put: <P extends PathWith<'put'>>(path: P, body: BodyOf<P, 'put'>, options?: CallOptions<P, 'put'>) =>
+    call('put', path, body, options),
   patch: <P extends PathWith<'patch'>>(
     path: P,
     body: BodyOf<P, 'patch'>,

@@ -10,7 +10,7 @@ import type { components, paths } from './api-types';
 export type Schemas = components['schemas'];
 
 export type ApiPath = keyof paths;
-export type HttpMethod = 'get' | 'post' | 'patch' | 'delete';
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The paths that have an operation for `M`. */
 export type PathWith<M extends HttpMethod> = {

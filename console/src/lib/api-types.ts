@@ -2055,6 +2055,14 @@ export interface paths {
             display_name: string;
             /** @default OTC */
             provider?: string;
+            /** @description The exchange's own symbol, e.g. BTC/USDT */
+            provider_symbol?: string | null;
+            /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
+            reference_provider?: string | null;
+            /** @description The exchange's own symbol, e.g. BTC/USDT */
+            reference_symbol?: string | null;
+            /** @description Largest allowed disagreement with the reference, basis points (1 to 1000) */
+            reference_spread_bps?: number | null;
           };
         };
       };
@@ -2133,6 +2141,174 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/feeds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every pair's feed and reference feed, with their health as price-ingest last reported it */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Every pair's feed and reference feed, with their health as price-ingest last reported it */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['AdminFeedList'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/pairs/{symbol}/feed': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Replace a pair's price feed and reference feed; price-ingest switches within its pairs poll, without a restart */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['UpdatePairFeedBody'];
+        };
+      };
+      responses: {
+        /** @description Replace a pair's price feed and reference feed; price-ingest switches within its pairs poll, without a restart */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['MarketPair'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -3598,6 +3774,23 @@ export interface components {
     };
     /** AdminDisputeList */
     AdminDisputeList: components['schemas']['AdminDispute'][];
+    /** AdminFeedList */
+    AdminFeedList: {
+      /** @description The providers a pair can be given */
+      providers: string[];
+      items: components['schemas']['AdminPairFeed'][];
+    };
+    /** AdminPairFeed */
+    AdminPairFeed: {
+      pair: string;
+      active: boolean;
+      feed_status: components['schemas']['FeedStatus'];
+      /** @description How far the feed and its reference are apart now, basis points; null without both prices */
+      divergence_bps: number | null;
+      spread_bps: number | null;
+      primary: components['schemas']['FeedHealth'];
+      reference: components['schemas']['FeedHealth'] | null;
+    };
     /** AdminUser */
     AdminUser: {
       /** Format: uuid */
@@ -3728,6 +3921,29 @@ export interface components {
        */
       code: string;
     };
+    /** FeedHealth */
+    FeedHealth: {
+      provider: string;
+      source_symbol: string | null;
+      /** @description `live`: a tick in the last 5 s. `stale`: connected or not, no tick for 5 s. `down`: the feed is not reporting (price-ingest not running, or not serving this pair). */
+      state: 'live' | 'stale' | 'down';
+      /** @description Null before the first tick */
+      last_tick_age_ms: number | null;
+      /** @description Over the last minute */
+      ticks_per_sec: number;
+      /** @description Since price-ingest started */
+      reconnects: number;
+      /** @description Silences of 5 s or more since price-ingest started */
+      gaps: number;
+      /** @description Messages skipped as unreadable since price-ingest started */
+      malformed: number;
+      last_error: string | null;
+    };
+    /**
+     * FeedStatus
+     * @description `live`: tradable. `paused`: the feed (or its reference) sent no tick for 5 s. `diverged`: the feed and its reference disagree by more than the pair's spread. Only `live` pairs are tradable.
+     */
+    FeedStatus: 'live' | 'paused' | 'diverged';
     /** GoogleLoginRequest */
     GoogleLoginRequest: {
       email?: string | null;
@@ -3799,8 +4015,17 @@ export interface components {
       active: boolean;
       /** @description Payout percentage of a winning trade, e.g. 80 */
       payout_pct: number;
-      /** @description Price source; OTC is the built-in feed */
+      /** @description Price source: OTC (the built-in feed), BINANCE, COINBASE or KRAKEN */
       provider: string;
+      /** @description The exchange's symbol the feed follows, e.g. BTC/USDT; null for OTC */
+      provider_symbol: string | null;
+      /** @description The second feed prices are checked against; null for none */
+      reference_provider: string | null;
+      /** @description The reference exchange's symbol; null for none */
+      reference_symbol: string | null;
+      /** @description Largest allowed disagreement between the feed and its reference, basis points; beyond it the pair pauses and trades entering or expiring then are void */
+      reference_spread_bps: number | null;
+      feed_status: components['schemas']['FeedStatus'];
     };
     /** MarketPairList */
     MarketPairList: components['schemas']['MarketPair'][];
@@ -3923,6 +4148,37 @@ export interface components {
         } | null;
       };
     };
+    /**
+     * ReferenceCheck
+     * @description The cross-check against the reference feed, as settlement decided it; null when the pair had no reference then
+     */
+    ReferenceCheck: {
+      /** @description The reference feed */
+      provider: string;
+      /** @description The largest disagreement the pair allowed at settlement */
+      spread_bps: number;
+      entry: {
+        /** @description The pair's feed: the price in force at that moment */
+        price: number;
+        /** @description The reference feed's price in force at that moment; null when it had none in the 10 s before */
+        reference_price: number | null;
+        reference_at_ms: number | null;
+        /** @description |price - reference| / reference, basis points */
+        divergence_bps: number | null;
+      };
+      /** @description Null when the trade had no exit price */
+      expiry: {
+        /** @description The pair's feed: the price in force at that moment */
+        price: number;
+        /** @description The reference feed's price in force at that moment; null when it had none in the 10 s before */
+        reference_price: number | null;
+        reference_at_ms: number | null;
+        /** @description |price - reference| / reference, basis points */
+        divergence_bps: number | null;
+      } | null;
+      /** @description `reference_unavailable`: the reference had no price at a moment, so the trade settled on its own feed */
+      decision: 'agreed' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry' | 'reference_unavailable';
+    };
     /** RefreshTokenBody */
     RefreshTokenBody: {
       /** @description The refresh token */
@@ -3999,7 +4255,7 @@ export interface components {
       entry_price: number;
       exit_price: number | null;
       payout_pct: number;
-      /** @description `draw`: exit equals entry, stake refunded. `void`: no price in the 10 s before expiry, stake refunded. */
+      /** @description `draw`: exit equals entry, stake refunded. `void`: no price in the 10 s before expiry, or the pair's two feeds disagreed at entry or expiry; stake refunded (`void_reason` says which). */
       status: 'pending' | 'won' | 'lost' | 'draw' | 'void';
       /** @description Profit or loss in dollars; null while pending */
       pnl: number | null;
@@ -4017,6 +4273,8 @@ export interface components {
       expiry_at_ms: number;
       /** @description When the trade was settled, Unix epoch milliseconds; null while pending */
       settled_at_ms: number | null;
+      /** @description Why a void trade was voided; null for every other status (and for trades voided before reasons were kept) */
+      void_reason: components['schemas']['VoidReason'] | (never | null);
       /**
        * Format: uuid
        * @description Id of the signed receipt (GET /api/trades/{id}/receipt) once settled; null while pending
@@ -4026,6 +4284,7 @@ export interface components {
     /** TradeEvidence */
     TradeEvidence: {
       trade: components['schemas']['Trade'];
+      reference_check: components['schemas']['ReferenceCheck'] | null;
       entry_tick: components['schemas']['TickRef'] | null;
       exit_tick: components['schemas']['TickRef'] | null;
       /** @description Stored ticks from 10 s before to 5 s after entry */
@@ -4048,6 +4307,19 @@ export interface components {
       /** @description PNG data URL of the otpauth URL */
       qr_code: string;
     };
+    /** UpdatePairFeedBody */
+    UpdatePairFeedBody: {
+      /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
+      provider: string;
+      /** @description The exchange's own symbol, e.g. BTC/USDT */
+      provider_symbol?: string | null;
+      /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
+      reference_provider?: string | null;
+      /** @description The exchange's own symbol, e.g. BTC/USDT */
+      reference_symbol?: string | null;
+      /** @description Largest allowed disagreement with the reference, basis points (1 to 1000) */
+      reference_spread_bps?: number | null;
+    };
     /** User */
     User: {
       /** Format: uuid */
@@ -4062,6 +4334,8 @@ export interface components {
      * @description 'admin' marks an administrator
      */
     UserRole: 'user' | 'admin';
+    /** VoidReason */
+    VoidReason: 'no_exit_tick' | 'exit_tick_too_old' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry';
     /** Wallet */
     Wallet: {
       /** @description Withdrawable cash (dollars, 2 decimals) */

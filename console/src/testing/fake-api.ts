@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import type { Schemas } from '../lib/api-schema';
 
 /** A route's answer: a body with a status, or a function of the parsed request body. */
 export type FakeRoute = Response | ((body: unknown, url: string) => Response | Promise<Response>);
@@ -37,4 +38,21 @@ export function bodiesOf(fetchMock: FetchMock, method: string, path: string): un
   return fetchMock.mock.calls
     .filter(([url, init]) => (init?.method ?? 'GET') === method && url === path)
     .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
+}
+
+/** A market pair as `GET /api/market/pairs` lists it: live on the built-in feed unless overridden. */
+export function marketPair(overrides: Partial<Schemas['MarketPair']> = {}): Schemas['MarketPair'] {
+  return {
+    symbol: 'BTCUSDT',
+    display_name: 'BTC/USDT',
+    active: true,
+    payout_pct: 80,
+    provider: 'OTC',
+    provider_symbol: null,
+    reference_provider: null,
+    reference_symbol: null,
+    reference_spread_bps: null,
+    feed_status: 'live',
+    ...overrides,
+  };
 }

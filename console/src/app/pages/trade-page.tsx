@@ -6,6 +6,7 @@ import { useSession } from '../../lib/session/session-context';
 import { candlesQueryOptions } from '../../features/market/api/get-candles';
 import { usePairs } from '../../features/market/api/get-pairs';
 import { ChartErrorBoundary } from '../../features/market/components/chart-error-boundary';
+import { PairBar } from '../../features/market/components/pair-bar';
 import { PriceChartPlaceholder } from '../../features/market/components/price-chart-placeholder';
 import { TimeframeToolbar, type ChartType } from '../../features/market/components/timeframe-toolbar';
 import {
@@ -113,6 +114,8 @@ export function TradePage() {
   const pair = activePairs.find((candidate) => candidate.symbol === selected);
   const payoutPct = pair?.payout_pct ?? DEFAULT_PAYOUT_PCT;
   const displayName = pair?.display_name ?? selected;
+  // Until the pairs load nothing says otherwise; the server refuses a trade on a pair that is not live.
+  const feedStatus = pair?.feed_status ?? 'live';
   const { wanted: chartWanted, code: chartCode } = useTradeChartCode();
   // The chart's snapshot is asked for by the page as well as by the chart: it downloads while the
   // chart's code does, instead of after it, and the chart draws its candles on its first pass.
@@ -122,19 +125,7 @@ export function TradePage() {
   return (
     <div className="page trade-page">
       <AppHeader />
-      <div className="pair-bar">
-        {activePairs.map((candidate) => (
-          <button
-            key={candidate.symbol}
-            type="button"
-            aria-pressed={candidate.symbol === selected}
-            className={candidate.symbol === selected ? 'pair-button pair-button--active' : 'pair-button'}
-            onClick={() => setSelected(candidate.symbol)}
-          >
-            {candidate.display_name}
-          </button>
-        ))}
-      </div>
+      <PairBar pairs={activePairs} selected={selected} onSelect={setSelected} />
       <div className="trade-layout">
         <section
           className="trade-layout__chart"
@@ -172,6 +163,7 @@ export function TradePage() {
           pair={selected}
           currentPrice={price?.pair === selected ? price.value : null}
           payoutPct={payoutPct}
+          feedStatus={feedStatus}
           renderTradeActions={receiptActions}
         />
       </div>

@@ -2,12 +2,18 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
 import { useAddPair } from '../api/add-pair';
+import { EMPTY_FEED_DRAFT, feedBodyOf } from './feed-draft';
+import { FeedFields } from './feed-fields';
 import { useBusyKeys } from './use-busy-keys';
 
-/** Symbol and display name; the provider is left to its default (OTC). */
+/**
+ * Symbol and display name, then the optional feed: the provider defaults to OTC, with no
+ * reference, so a pair added with only the two required fields is priced as before.
+ */
 export function AddPairForm({ onAdded }: { onAdded?: () => void }) {
   const [symbol, setSymbol] = useState('');
   const [displayName, setDisplayName] = useState('');
+  const [feed, setFeed] = useState(EMPTY_FEED_DRAFT);
   const addPair = useAddPair();
   const { run, isBusy } = useBusyKeys();
 
@@ -20,10 +26,11 @@ export function AddPairForm({ onAdded }: { onAdded?: () => void }) {
     }
     void run('add', async () => {
       try {
-        await addPair.mutateAsync(fields);
+        await addPair.mutateAsync({ ...fields, ...feedBodyOf(feed) });
         toast.success('Trading pair added successfully');
         setSymbol('');
         setDisplayName('');
+        setFeed(EMPTY_FEED_DRAFT);
         onAdded?.();
       } catch (error) {
         console.error('Failed to add pair', error);
@@ -54,6 +61,7 @@ export function AddPairForm({ onAdded }: { onAdded?: () => void }) {
             onChange={(event) => setDisplayName(event.target.value)}
           />
         </label>
+        <FeedFields value={feed} onChange={setFeed} />
         <button type="submit" className="button button--primary" disabled={isBusy('add')}>
           Add Pair
         </button>

@@ -5,7 +5,14 @@ import userEvent from '@testing-library/user-event';
 import { useLocation } from 'react-router';
 import { toast } from 'sonner';
 import { TEST_USER, fakeSession, renderWithProviders } from '../../../testing/render';
-import { ADMIN_PAIRS, calls, fakeAdminApi, json, paymentRequest } from '../testing/fake-admin-api';
+import {
+  ADMIN_FEEDS,
+  ADMIN_PAIRS,
+  calls,
+  fakeAdminApi,
+  json,
+  paymentRequest,
+} from '../testing/fake-admin-api';
 import { AdminPanel } from './admin-panel';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn(), info: vi.fn() } }));
@@ -18,6 +25,7 @@ const LAZY_TAB = { timeout: 5000 };
 beforeAll(async () => {
   await Promise.all([
     import('./pairs-tab'),
+    import('./feeds-tab'),
     import('./settings-tab'),
     import('./deposits-tab'),
     import('./withdrawals-tab'),
@@ -42,6 +50,7 @@ function SearchProbe() {
 function everyList() {
   return fakeAdminApi({
     'GET /api/admin/pairs': json(ADMIN_PAIRS),
+    'GET /api/admin/feeds': json(ADMIN_FEEDS),
     'GET /api/admin/settings': json({ payout_pct: 80, require_deposit_approval: false }),
     'GET /api/admin/deposits': json([paymentRequest()]),
     'GET /api/admin/withdrawals': json([]),
@@ -66,7 +75,15 @@ describe('AdminPanel', () => {
     renderPanel();
     expect(screen.getByRole('heading', { name: 'Admin Panel' })).toBeTruthy();
     const tabs = screen.getAllByRole('tab').map((tab) => tab.textContent);
-    expect(tabs).toEqual(['Trading Pairs', 'Settings', 'Deposits', 'Withdrawals', 'Users', 'Disputes']);
+    expect(tabs).toEqual([
+      'Trading Pairs',
+      'Feeds',
+      'Settings',
+      'Deposits',
+      'Withdrawals',
+      'Users',
+      'Disputes',
+    ]);
     expect(screen.getByRole('tab', { name: 'Trading Pairs' }).getAttribute('aria-selected')).toBe('true');
     expect(await screen.findByText('EURUSD', undefined, LAZY_TAB)).toBeTruthy();
     expect(calls(fetchMock)).toEqual(['GET /api/admin/pairs']);
@@ -100,6 +117,14 @@ describe('AdminPanel', () => {
     renderPanel('/admin?tab=nope');
     expect(await screen.findByText('EURUSD', undefined, LAZY_TAB)).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Trading Pairs' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('opens the Feeds tab after Trading Pairs and loads only the feeds', async () => {
+    const fetchMock = everyList();
+    renderPanel('/admin?tab=feeds');
+    expect(await screen.findByText('Feeds disagree', undefined, LAZY_TAB)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Feeds' }).getAttribute('aria-selected')).toBe('true');
+    expect(calls(fetchMock)).toEqual(['GET /api/admin/feeds']);
   });
 
   it('moves between tabs with the arrow keys', async () => {

@@ -6,6 +6,7 @@ import { ADMIN_TABS, parseAdminTab, type AdminTabId } from './admin-tabs';
 // Each tab's code and data load when it first opens: only the open tab is mounted, so only its
 // queries run, and React.lazy keeps the other tabs out of the first download.
 const PairsTab = lazy(() => import('./pairs-tab').then((module) => ({ default: module.PairsTab })));
+const FeedsTab = lazy(() => import('./feeds-tab').then((module) => ({ default: module.FeedsTab })));
 const SettingsTab = lazy(() => import('./settings-tab').then((module) => ({ default: module.SettingsTab })));
 const DepositsTab = lazy(() => import('./deposits-tab').then((module) => ({ default: module.DepositsTab })));
 const WithdrawalsTab = lazy(() =>
@@ -47,6 +48,8 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
   switch (tab) {
     case 'pairs':
       return <PairsTab onPairsChanged={onMarketChanged} />;
+    case 'feeds':
+      return <FeedsTab />;
     case 'settings':
       return <SettingsTab onSettingsChanged={onMarketChanged} />;
     case 'deposits':
@@ -60,7 +63,7 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
   }
 }
 
-/** The admin panel: header, six tabs and the open tab, which is kept in `?tab=` across reloads. */
+/** The admin panel: header, seven tabs and the open tab, which is kept in `?tab=` across reloads. */
 export function AdminPanel({ onMarketChanged }: AdminPanelProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseAdminTab(searchParams.get('tab'));

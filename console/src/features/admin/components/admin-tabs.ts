@@ -1,6 +1,7 @@
 /** The admin panel's tabs in display order; the id is what `?tab=` holds. */
 export const ADMIN_TABS = [
   { id: 'pairs', label: 'Trading Pairs' },
+  { id: 'feeds', label: 'Feeds' },
   { id: 'settings', label: 'Settings' },
   { id: 'deposits', label: 'Deposits' },
   { id: 'withdrawals', label: 'Withdrawals' },

@@ -38,6 +38,16 @@ describe('PairsTab', () => {
     expect(btc.getByRole('button', { name: 'Enable' })).toBeTruthy();
   });
 
+  it("shows an exchange feed's symbol beside its provider, and its reference", async () => {
+    fakeAdminApi({ 'GET /api/admin/pairs': json(ADMIN_PAIRS) });
+    renderWithProviders(<PairsTab />);
+    await screen.findByText('BTC-X.1');
+    const btc = within(rowOf('BTC-X.1'));
+    expect(btc.getByText('BINANCE · BTC/USDT')).toBeTruthy();
+    expect(btc.getByText('Reference: KRAKEN · XBT/USDT (50 bps)')).toBeTruthy();
+    expect(within(rowOf('EURUSD')).queryByText(/Reference/)).toBeNull();
+  });
+
   it('adds a pair with an upper-cased symbol and the OTC provider, then reloads the list', async () => {
     const onPairsChanged = vi.fn();
     const fetchMock = fakeAdminApi({
@@ -163,5 +173,146 @@ describe('PairsTab', () => {
     fakeAdminApi({ 'GET /api/admin/pairs': json({ detail: 'boom' }, 500) });
     renderWithProviders(<PairsTab />);
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load admin data'));
+  });
+});
+
+describe('PairsTab feeds', () => {
+  function feedForm(symbol: string) {
+    return within(screen.getByRole('form', { name: `Feed of ${symbol}` }));
+  }
+
+  it('adds a pair with an exchange feed and a reference', async () => {
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/pairs': json([]),
+      'POST /api/admin/pairs': json(ADMIN_PAIRS[1], 201),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PairsTab />);
+    const form = within(screen.getByRole('form', { name: 'Add Trading Pair' }));
+    expect((form.getByLabelText('Provider') as HTMLSelectElement).value).toBe('OTC');
+    // The exchange's symbol and the reference's details only show when they apply.
+    expect(form.queryByLabelText('Exchange Symbol')).toBeNull();
+    expect(form.queryByLabelText('Reference Symbol')).toBeNull();
+    await user.type(form.getByLabelText('Symbol'), 'btcx');
+    await user.type(form.getByLabelText('Display Name'), 'BTC X');
+    await user.selectOptions(form.getByLabelText('Provider'), 'BINANCE');
+    await user.type(form.getByLabelText('Exchange Symbol'), ' BTC/USDT ');
+    // A pair's reference is another exchange than its own feed.
+    const references = form.getByLabelText('Reference Provider');
+    expect(
+      within(references)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['None', 'COINBASE', 'KRAKEN']);
+    await user.selectOptions(references, 'KRAKEN');
+    await user.type(form.getByLabelText('Reference Symbol'), 'XBT/USDT');
+    await user.type(form.getByLabelText('Spread (bps)'), '50');
+    await user.click(form.getByRole('button', { name: 'Add Pair' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Trading pair added successfully'));
+    expect(bodiesOf(fetchMock, 'POST', '/api/admin/pairs')).toEqual([
+      {
+        symbol: 'BTCX',
+        display_name: 'BTC X',
+        provider: 'BINANCE',
+        provider_symbol: 'BTC/USDT',
+        reference_provider: 'KRAKEN',
+        reference_symbol: 'XBT/USDT',
+        reference_spread_bps: 50,
+      },
+    ]);
+    expect((form.getByLabelText('Provider') as HTMLSelectElement).value).toBe('OTC');
+  });
+
+  it("edits a pair's feed in place, saves it with a PUT and reloads the pairs", async () => {
+    const onPairsChanged = vi.fn();
+    const saved = { ...ADMIN_PAIRS[1], provider: 'COINBASE', provider_symbol: 'BTC-USDT' };
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/pairs': json(ADMIN_PAIRS),
+      'PUT /api/admin/pairs/BTC-X.1/feed': json(saved),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PairsTab onPairsChanged={onPairsChanged} />);
+    await screen.findByText('BTC-X.1');
+    const toggle = within(rowOf('BTC-X.1')).getByRole('button', { name: 'Feed' });
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const form = feedForm('BTC-X.1');
+    // The editor opens on the pair's stored feed.
+    expect((form.getByLabelText('Provider') as HTMLSelectElement).value).toBe('BINANCE');
+    expect((form.getByLabelText('Exchange Symbol') as HTMLInputElement).value).toBe('BTC/USDT');
+    expect((form.getByLabelText('Reference Provider') as HTMLSelectElement).value).toBe('KRAKEN');
+    expect((form.getByLabelText('Reference Symbol') as HTMLInputElement).value).toBe('XBT/USDT');
+    expect((form.getByLabelText('Spread (bps)') as HTMLInputElement).value).toBe('50');
+    await user.selectOptions(form.getByLabelText('Provider'), 'COINBASE');
+    await user.clear(form.getByLabelText('Exchange Symbol'));
+    await user.type(form.getByLabelText('Exchange Symbol'), 'BTC-USDT');
+    await user.clear(form.getByLabelText('Spread (bps)'));
+    await user.type(form.getByLabelText('Spread (bps)'), '25');
+    await user.click(form.getByRole('button', { name: 'Save Feed' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Feed updated'));
+    expect(bodiesOf(fetchMock, 'PUT', '/api/admin/pairs/BTC-X.1/feed')).toEqual([
+      {
+        provider: 'COINBASE',
+        provider_symbol: 'BTC-USDT',
+        reference_provider: 'KRAKEN',
+        reference_symbol: 'XBT/USDT',
+        reference_spread_bps: 25,
+      },
+    ]);
+    await waitFor(() =>
+      expect(calls(fetchMock).filter((call) => call === 'GET /api/admin/pairs')).toHaveLength(2),
+    );
+    expect(onPairsChanged).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('form', { name: 'Feed of BTC-X.1' })).toBeNull();
+  });
+
+  it('moves a pair back to OTC without a reference, sending only the provider', async () => {
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/pairs': json(ADMIN_PAIRS),
+      'PUT /api/admin/pairs/BTC-X.1/feed': json({ ...ADMIN_PAIRS[0], symbol: 'BTC-X.1' }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<PairsTab />);
+    await screen.findByText('BTC-X.1');
+    await user.click(within(rowOf('BTC-X.1')).getByRole('button', { name: 'Feed' }));
+    const form = feedForm('BTC-X.1');
+    await user.selectOptions(form.getByLabelText('Provider'), 'OTC');
+    await user.selectOptions(form.getByLabelText('Reference Provider'), 'None');
+    await user.click(form.getByRole('button', { name: 'Save Feed' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Feed updated'));
+    expect(bodiesOf(fetchMock, 'PUT', '/api/admin/pairs/BTC-X.1/feed')).toEqual([{ provider: 'OTC' }]);
+  });
+
+  it("shows the server's detail when the feed is refused, and keeps the editor open", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const detail = "BINANCE needs the exchange's symbol for the pair, e.g. BTC/USDT";
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/pairs': json(ADMIN_PAIRS),
+      'PUT /api/admin/pairs/EURUSD/feed': json({ detail, code: 'INVALID_FEED' }, 400),
+    });
+    const onPairsChanged = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(<PairsTab onPairsChanged={onPairsChanged} />);
+    await screen.findByText('EURUSD');
+    await user.click(within(rowOf('EURUSD')).getByRole('button', { name: 'Feed' }));
+    const form = feedForm('EURUSD');
+    await user.selectOptions(form.getByLabelText('Provider'), 'BINANCE');
+    await user.click(form.getByRole('button', { name: 'Save Feed' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(detail));
+    expect(bodiesOf(fetchMock, 'PUT', '/api/admin/pairs/EURUSD/feed')).toEqual([{ provider: 'BINANCE' }]);
+    expect(toast.success).not.toHaveBeenCalled();
+    expect(onPairsChanged).not.toHaveBeenCalled();
+    expect(screen.getByRole('form', { name: 'Feed of EURUSD' })).toBeTruthy();
+  });
+
+  it('closes the editor on Cancel without saving', async () => {
+    const fetchMock = fakeAdminApi({ 'GET /api/admin/pairs': json(ADMIN_PAIRS) });
+    const user = userEvent.setup();
+    renderWithProviders(<PairsTab />);
+    await screen.findByText('EURUSD');
+    await user.click(within(rowOf('EURUSD')).getByRole('button', { name: 'Feed' }));
+    await user.click(feedForm('EURUSD').getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('form', { name: 'Feed of EURUSD' })).toBeNull();
+    expect(calls(fetchMock).filter((call) => call.startsWith('PUT'))).toEqual([]);
   });
 });

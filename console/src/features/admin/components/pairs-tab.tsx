@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { MarketPair } from '@updown/schemas/api';
 import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
@@ -5,6 +6,8 @@ import { useAdminPairs } from '../api/get-admin-pairs';
 import { useDeletePair } from '../api/delete-pair';
 import { useUpdatePair } from '../api/update-pair';
 import { AddPairForm } from './add-pair-form';
+import { feedLabel } from './feed-draft';
+import { PairFeedEditor } from './pair-feed-editor';
 import { useBusyKeys } from './use-busy-keys';
 import { useLoadErrorToast } from './use-load-error-toast';
 
@@ -12,8 +15,13 @@ export function deletePairConfirmText(symbol: string): string {
   return `Delete ${symbol}? This cannot be undone.`;
 }
 
+const COLUMNS = 5;
+
 export interface PairsTabProps {
-  /** Called after a pair was added, toggled or deleted, so the traders' pair list can reload. */
+  /**
+   * Called after a pair was added, toggled, deleted or given another feed, so the traders' pair
+   * list can reload.
+   */
   onPairsChanged?: () => void;
 }
 
@@ -23,44 +31,85 @@ interface PairRowProps {
   busy: boolean;
   onToggle: () => void;
   onDelete: () => void;
+  onFeedSaved: () => void;
 }
 
-function PairRow({ pair, busy, onToggle, onDelete }: PairRowProps) {
+/** The feed and, when the pair has one, the reference its prices are checked against. */
+function ProviderCell({ pair }: { pair: MarketPair }) {
+  const spread = pair.reference_spread_bps === null ? '' : ` (${pair.reference_spread_bps} bps)`;
   return (
-    <tr>
-      <td className="admin-table__strong">{pair.symbol}</td>
-      <td>{pair.display_name}</td>
-      <td>{pair.provider}</td>
-      <td>
-        <span className={pair.active ? 'badge badge--up' : 'badge badge--down'}>
-          {pair.active ? 'Active' : 'Disabled'}
-        </span>
-      </td>
-      <td>
-        <div className="admin-actions">
-          <button
-            type="button"
-            className="button button--outline admin-button--small"
-            disabled={busy}
-            onClick={onToggle}
-          >
-            {pair.active ? 'Disable' : 'Enable'}
-          </button>
-          <button
-            type="button"
-            className="button admin-button--small admin-button--danger"
-            disabled={busy}
-            onClick={onDelete}
-          >
-            Delete
-          </button>
+    <td>
+      <div>{feedLabel(pair.provider, pair.provider_symbol)}</div>
+      {pair.reference_provider && (
+        <div className="muted small">
+          {`Reference: ${feedLabel(pair.reference_provider, pair.reference_symbol)}${spread}`}
         </div>
-      </td>
-    </tr>
+      )}
+    </td>
   );
 }
 
-/** The add form and every pair, with enable/disable and delete per row. */
+function PairRow({ pair, busy, onToggle, onDelete, onFeedSaved }: PairRowProps) {
+  const [editingFeed, setEditingFeed] = useState(false);
+  return (
+    <>
+      <tr>
+        <td className="admin-table__strong">{pair.symbol}</td>
+        <td>{pair.display_name}</td>
+        <ProviderCell pair={pair} />
+        <td>
+          <span className={pair.active ? 'badge badge--up' : 'badge badge--down'}>
+            {pair.active ? 'Active' : 'Disabled'}
+          </span>
+        </td>
+        <td>
+          <div className="admin-actions">
+            <button
+              type="button"
+              className="button button--outline admin-button--small"
+              disabled={busy}
+              onClick={onToggle}
+            >
+              {pair.active ? 'Disable' : 'Enable'}
+            </button>
+            <button
+              type="button"
+              className="button button--outline admin-button--small"
+              aria-expanded={editingFeed}
+              onClick={() => setEditingFeed((open) => !open)}
+            >
+              Feed
+            </button>
+            <button
+              type="button"
+              className="button admin-button--small admin-button--danger"
+              disabled={busy}
+              onClick={onDelete}
+            >
+              Delete
+            </button>
+          </div>
+        </td>
+      </tr>
+      {editingFeed && (
+        <tr className="admin-pairs__feed-row">
+          <td colSpan={COLUMNS}>
+            <PairFeedEditor
+              pair={pair}
+              onCancel={() => setEditingFeed(false)}
+              onSaved={() => {
+                setEditingFeed(false);
+                onFeedSaved();
+              }}
+            />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+/** The add form and every pair, with enable/disable, its feed and delete per row. */
 export function PairsTab({ onPairsChanged }: PairsTabProps) {
   const pairs = useAdminPairs();
   const updatePair = useUpdatePair();
@@ -124,6 +173,7 @@ export function PairsTab({ onPairsChanged }: PairsTabProps) {
                     busy={isBusy(pair.symbol)}
                     onToggle={() => void onToggle(pair)}
                     onDelete={() => void onDelete(pair)}
+                    onFeedSaved={() => onPairsChanged?.()}
                   />
                 ))}
               </tbody>

@@ -68,6 +68,15 @@ describe('ruleInWords', () => {
     ).toBe('The last price before expiry was 11.500 s old, older than 10 s: void, stake returned');
   });
 
+  it('explains a void for price feeds that disagreed at entry or at expiry', () => {
+    expect(ruleInWords(receipt({ rule: 'feeds_diverged_at_entry', outcome: 'void' }))).toBe(
+      "The pair's price feeds disagreed at entry by more than its allowed spread: void, stake returned",
+    );
+    expect(ruleInWords(receipt({ rule: 'feeds_diverged_at_expiry', outcome: 'void' }))).toBe(
+      "The pair's price feeds disagreed at expiry by more than its allowed spread: void, stake returned",
+    );
+  });
+
   it('still says something of a rule newer than the console', () => {
     expect(ruleInWords(receipt({ rule: 'market_halted', outcome: 'void' }))).toBe('market halted: void');
   });

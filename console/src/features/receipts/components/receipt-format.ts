@@ -62,6 +62,10 @@ export function ruleInWords(receipt: Receipt): string {
       const age = ageMs === null ? '' : ` was ${(ageMs / 1000).toFixed(3)} s old,`;
       return `The last price before expiry${age} older than ${EXIT_TICK_AGE_MS_MAX / 1000} s: void, stake returned`;
     }
+    case 'feeds_diverged_at_entry':
+      return "The pair's price feeds disagreed at entry by more than its allowed spread: void, stake returned";
+    case 'feeds_diverged_at_expiry':
+      return "The pair's price feeds disagreed at expiry by more than its allowed spread: void, stake returned";
     default:
       // A rule newer than this console: its name and the outcome, rather than nothing.
       return `${receipt.rule.replaceAll('_', ' ')}: ${receipt.outcome}`;

@@ -54,6 +54,7 @@ const SETTLED: Trade = {
   duration: 60,
   expiry_at_ms: NOW - 90_000,
   settled_at_ms: NOW - 89_900,
+  void_reason: null,
   receipt_id: '5b2f1d34-7a8e-5c90-8d12-3e4f5a6b7c8d',
 };
 const SETTLED_OTHER_PAIR: Trade = { ...SETTLED, id: 'settled-eur', pair: 'EURUSD', entry_price: 1.16 };

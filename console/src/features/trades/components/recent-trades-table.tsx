@@ -1,6 +1,6 @@
 import { formatMoney, formatPrice } from '../../../lib/format';
 import type { Trade } from '../api/get-trade-history';
-import type { TradeActions } from './trade-history';
+import { VoidReason, type TradeActions } from './trade-history';
 
 function formatPnl(pnl: number | null): string {
   if (pnl === null) return '—';
@@ -56,6 +56,7 @@ export function RecentTradesTable({
                     <span className={trade.status === 'won' ? 'badge badge--up' : 'badge badge--down'}>
                       {trade.status}
                     </span>
+                    <VoidReason trade={trade} />
                   </td>
                   <td className={trade.pnl !== null && trade.pnl > 0 ? 'text-up' : 'text-down'}>
                     {formatPnl(trade.pnl)}

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { formatMoney, formatPrice } from '../../../lib/format';
 import { useTradeHistory, type Trade } from '../api/get-trade-history';
+import { voidReasonText } from './void-reason';
 
 /**
  * What the page adds to each trade of the history and the dashboard's table (its receipt and
@@ -12,6 +13,19 @@ function statusClass(status: string): string {
   if (status === 'won') return 'badge badge--up';
   if (status === 'pending') return 'badge badge--neutral';
   return 'badge badge--down';
+}
+
+/** Why a void trade's stake came back, beside its status; nothing for any other trade. */
+export function VoidReason({ trade }: { trade: Trade }) {
+  const text = voidReasonText(trade);
+  if (text === null) return null;
+  // The space keeps the status and the reason apart when read as one line (a screen reader).
+  return (
+    <>
+      {' '}
+      <span className="muted small trade-void-reason">{text}</span>
+    </>
+  );
 }
 
 /** The History tab: the last 20 trades, refreshed every 3 s while the tab is open. */
@@ -37,6 +51,7 @@ export function TradeHistory({ renderActions }: { renderActions?: TradeActions }
                   {trade.direction}
                 </span>
                 <span className={statusClass(trade.status)}>{trade.status}</span>
+                <VoidReason trade={trade} />
               </div>
               <div className="row muted">
                 <span>${formatMoney(trade.amount)}</span>

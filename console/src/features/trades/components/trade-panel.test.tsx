@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
 import { renderWithProviders } from '../../../testing/render';
@@ -70,6 +70,42 @@ describe('TradePanel', () => {
     renderWithProviders(<TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} />);
     await user.click(screen.getByRole('button', { name: /UP/ }));
     expect(toast.error).toHaveBeenCalledWith('Insufficient balance');
+  });
+
+  it.each([
+    ['paused', 'feed paused', 'No fresh price for this pair: trading is paused until its feed is back.'],
+    [
+      'diverged',
+      'feeds disagree',
+      "This pair's price feeds disagree: trading is paused until they agree again.",
+    ],
+  ] as const)(
+    'says why a %s pair cannot be traded and disables UP and DOWN',
+    async (feedStatus, label, description) => {
+      const fetchMock = vi.fn();
+      vi.stubGlobal('fetch', fetchMock);
+      const user = userEvent.setup();
+      renderWithProviders(
+        <TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} feedStatus={feedStatus} />,
+      );
+      const notice = screen.getByRole('status');
+      expect(within(notice).getByText(label)).toBeTruthy();
+      expect(within(notice).getByText(description)).toBeTruthy();
+      for (const name of [/UP/, /DOWN/]) {
+        const button = screen.getByRole('button', { name });
+        expect((button as HTMLButtonElement).disabled).toBe(true);
+        expect(button.getAttribute('aria-describedby')).toBe(notice.id);
+        await user.click(button);
+      }
+      expect(fetchMock).not.toHaveBeenCalled();
+    },
+  );
+
+  it('shows no notice and enables UP and DOWN while the pair is live', () => {
+    renderWithProviders(<TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} feedStatus="live" />);
+    expect(screen.queryByRole('status')).toBeNull();
+    expect((screen.getByRole('button', { name: /UP/ }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: /DOWN/ }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it("shows the page's actions under each trade of the History tab", async () => {

@@ -1,6 +1,7 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
+import { feedStatusReason, type FeedStatus } from '../../../lib/feed-status';
 import { formatMoney, formatPrice } from '../../../lib/format';
 import { usePlaceTrade, type TradeDuration } from '../api/place-trade';
 import { DURATIONS, QUICK_AMOUNTS, parseAmount, potentialProfit } from './trade-amount';
@@ -13,24 +14,34 @@ interface Props {
   pair: string;
   currentPrice: number | null;
   payoutPct: number;
+  /** The pair's feed status: UP and DOWN are disabled, with the reason shown, while it is not live. */
+  feedStatus?: FeedStatus;
   /** Controls the page adds to each trade of the History tab. */
   renderTradeActions?: TradeActions;
 }
 
-export function TradePanel({ pair, currentPrice, payoutPct, renderTradeActions }: Props) {
+export function TradePanel({
+  pair,
+  currentPrice,
+  payoutPct,
+  feedStatus = 'live',
+  renderTradeActions,
+}: Props) {
   const [tab, setTab] = useState<'trade' | 'history'>('trade');
   const [accountType, setAccountType] = useState<AccountType>('demo');
   const [amountInput, setAmountInput] = useState('10');
   const [duration, setDuration] = useState<TradeDuration>(60);
   const place = usePlaceTrade();
   const amount = parseAmount(amountInput);
+  const halted = feedStatusReason(feedStatus);
+  const haltedNoticeId = useId();
 
   const onPlace = async (direction: Direction) => {
     if (amount === null) {
       toast.error('Please enter a valid amount');
       return;
     }
-    if (place.isPending) return;
+    if (place.isPending || halted) return;
     try {
       await place.mutateAsync({ pair, direction, amount, duration, account_type: accountType });
       toast.success(`Trade placed: ${direction}`, {
@@ -144,11 +155,18 @@ export function TradePanel({ pair, currentPrice, payoutPct, renderTradeActions }
             </div>
           </div>
 
+          {halted && (
+            <p id={haltedNoticeId} className="trade-panel__notice" role="status">
+              <strong>{halted.label}</strong> <span>{halted.description}</span>
+            </p>
+          )}
+
           <div className="trade-buttons">
             <button
               type="button"
               className="button button--up"
-              disabled={place.isPending}
+              disabled={place.isPending || halted !== null}
+              aria-describedby={halted ? haltedNoticeId : undefined}
               onClick={() => void onPlace('UP')}
             >
               ▲ UP
@@ -156,7 +174,8 @@ export function TradePanel({ pair, currentPrice, payoutPct, renderTradeActions }
             <button
               type="button"
               className="button button--down"
-              disabled={place.isPending}
+              disabled={place.isPending || halted !== null}
+              aria-describedby={halted ? haltedNoticeId : undefined}
               onClick={() => void onPlace('DOWN')}
             >
               ▼ DOWN
