@@ -34,14 +34,14 @@ export const E2E_CHECKPOINT_INTERVAL_MS = 1000;
  * the console built from the current sources and an `OffsetClock`, so that a test can let a trade
  * expire at once.
  */
-export async function startE2ePlatform(): Promise<E2ePlatform> {
+export async function startE2ePlatform(env: Readonly<Record<string, string>> = {}): Promise<E2ePlatform> {
   const consoleDir = await consoleBuild();
   const clock = new OffsetClock();
   const started = await startInProcessPlatform({
     clock,
     name: 'e2e',
     admin: TEST_ADMIN,
-    env: { CONSOLE_DIR: consoleDir, CHECKPOINT_INTERVAL_MS: String(E2E_CHECKPOINT_INTERVAL_MS) },
+    env: { CONSOLE_DIR: consoleDir, CHECKPOINT_INTERVAL_MS: String(E2E_CHECKPOINT_INTERVAL_MS), ...env },
   });
   const { platform, baseUrl } = started;
   return {

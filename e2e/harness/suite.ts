@@ -17,16 +17,20 @@ export interface E2eSuite {
 }
 
 /**
- * One platform and one Chromium for the test file, started before its first journey and stopped
+ * One platform (with `env` added to its configuration) and one Chromium for the test file, started before its first journey and stopped
  * after its last. Journeys share them but each gets a browser context of its own.
  */
-export function useE2eSuite(): E2eSuite {
+export function useE2eSuite(options: { env?: () => Readonly<Record<string, string>> } = {}): E2eSuite {
   let platform: E2ePlatform | undefined;
   let browser: Browser | undefined;
   const journeys: Journey[] = [];
 
   beforeAll(async () => {
-    const [started, launched] = await Promise.allSettled([startE2ePlatform(), launchChromium()]);
+    // `env` is read here, after the file's earlier hooks (a test's local servers) have run.
+    const [started, launched] = await Promise.allSettled([
+      startE2ePlatform(options.env?.()),
+      launchChromium(),
+    ]);
     if (started.status === 'fulfilled') platform = started.value;
     if (launched.status === 'fulfilled') browser = launched.value;
     if (launched.status === 'rejected') throw launched.reason;

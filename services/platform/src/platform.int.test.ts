@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '@updown/runtime';
 import { createTestDatabase } from '@updown/runtime/testing';
@@ -53,6 +54,37 @@ describe('npm start as a process', () => {
     const result = await runScript(PLATFORM_SCRIPT, { PORT: 'eighty' });
     expect(result.code).toBe(1);
     expect(result.output).toContain('PORT must be an integer, got "eighty"');
+  });
+
+  it('needs no network: every pair on the OTC feed, only loopback connections, no exchange library loaded', async () => {
+    const database = await createTestDatabase();
+    try {
+      const platform = await startPlatformProcess({
+        name: 'platform-offline',
+        env: { DATABASE_URL: database.url, LOG_LEVEL: 'info' },
+        nodeArgs: [
+          '--import',
+          pathToFileURL(path.resolve('services/platform/src/testing/loopback-guard.mjs')).href,
+        ],
+      });
+      try {
+        // Long enough for the feeds to start, report and tick a few rounds.
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+        const pairs = (await (await fetch(`${platform.baseUrl}/api/market/pairs`)).json()) as {
+          provider: string;
+          feed_status: string;
+        }[];
+        expect(pairs.length).toBeGreaterThan(0);
+        expect(new Set(pairs.map((p) => p.provider))).toEqual(new Set(['OTC']));
+        expect(pairs.every((p) => p.feed_status === 'live')).toBe(true);
+        expect(platform.output()).not.toContain('NETWORK ATTEMPT');
+        expect(platform.output()).not.toContain('exchange provider started');
+      } finally {
+        await platform.stop();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 
   it('drains and exits 0 on SIGTERM', async () => {
