@@ -65,6 +65,17 @@ describe('the settlement path statements', () => {
               order by rt.at_ms desc
               limit 1
             ) xr on true
+          ),
+          entry_refs as materialized (
+            select p.id, x.price, x.at_ms
+            from picked p join refs r on r.pair = p.pair
+            cross join lateral (
+              select rt.at_ms, rt.price from market_reference_ticks rt
+              where r.pair is not null and rt.pair = r.pair and rt.provider = r.reference_provider
+                and rt.at_ms <= p.accepted_at_ms and rt.at_ms >= p.accepted_at_ms - 10000::bigint
+              order by rt.at_ms desc
+              limit 1
+            ) x
           )
           select p.*, e.id as exit_tick_id, e.at_ms as exit_at_ms, e.price as exit_price,
                  r.reference_provider, r.reference_spread_bps,
@@ -72,13 +83,7 @@ describe('the settlement path statements', () => {
                  e.ref_price as expiry_ref_price, e.ref_at_ms as expiry_ref_at_ms
           from picked p join exits e on e.pair = p.pair and e.expiry_at_ms = p.expiry_at_ms
           left join refs r on r.pair = p.pair
-          left join lateral (
-            select rt.at_ms, rt.price from market_reference_ticks rt
-              where r.pair is not null and rt.pair = r.pair and rt.provider = r.reference_provider
-                and rt.at_ms <= p.accepted_at_ms and rt.at_ms >= p.accepted_at_ms - 10000::bigint
-              order by rt.at_ms desc
-              limit 1
-          ) er on true
+          left join entry_refs er on er.id = p.id
           order by p.pair, p.expiry_at_ms, p.id"
     `);
   });
