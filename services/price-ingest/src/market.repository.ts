@@ -82,11 +82,7 @@ export async function replaceCandles(
 ): Promise<void> {
   if (candles.length === 0) return;
   await sql`
-    insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
-    select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
-                         ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
-                         ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])
+    ${insertCandlesSql(candles)}
     on conflict (pair, timeframe_sec, bucket_start_sec) do update set
       open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
       volume = excluded.volume`.execute(trx);
@@ -121,17 +117,23 @@ export async function insertTicksAndCandles(
   if (candles.length > 0) {
     // Rows arrive sorted by key (see aggregateCandles), so concurrent writers lock in one order.
     await sql`
-      insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
-      select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
-                           ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
-                           ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                           ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])
+      ${insertCandlesSql(candles)}
       on conflict (pair, timeframe_sec, bucket_start_sec) do update set
         high = greatest(market_candles.high, excluded.high),
         low = least(market_candles.low, excluded.low),
         close = excluded.close,
         volume = market_candles.volume + excluded.volume`.execute(trx);
   }
+}
+
+/** `insert into market_candles … select * from unnest(…)` of the rows, for a caller to add its conflict rule to. */
+function insertCandlesSql(candles: readonly CandleRow[]) {
+  return sql`
+    insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
+    select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
+                         ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
+                         ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
+                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])`;
 }
 
 export async function hasCandleHistory(db: Db, pair: string): Promise<boolean> {
@@ -155,14 +157,7 @@ export async function insertBackfill(
   candles: readonly CandleRow[],
 ): Promise<void> {
   if (candles.length === 0) return;
-  await sql`
-    insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
-    select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
-                         ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
-                         ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])`.execute(
-    trx,
-  );
+  await insertCandlesSql(candles).execute(trx);
 }
 
 /** The last price the pair had: its newest tick, else its newest 1m candle's close. */
