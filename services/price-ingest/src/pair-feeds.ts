@@ -26,7 +26,6 @@ export const EXCHANGE_HISTORY_MINUTES = 1_000;
 /** The providers price-ingest runs: one instance per provider name and feed role, made on first use. */
 export interface ProviderPool {
   get(name: string, role: FeedRole): PriceProvider | undefined;
-  running(): readonly { readonly role: FeedRole; readonly provider: PriceProvider }[];
 }
 
 export interface PairFeedsOptions {
@@ -136,8 +135,10 @@ export class PairFeeds {
         referencePrice,
         startPrice: referencePrice,
       };
+      // Only the pair's own feed draws its chart and continues from its last price.
       if (role === 'primary') await this.ensureHistory(provider, feedPair);
-      const startPrice = (await latestKnownPrice(db, pair.symbol)) ?? referencePrice;
+      const startPrice =
+        role === 'primary' ? ((await latestKnownPrice(db, pair.symbol)) ?? referencePrice) : referencePrice;
       health.track(pair.symbol, role, providerName, sourceSymbol);
       provider.addPair({ ...feedPair, startPrice });
       this.running.set(`${role}|${pair.symbol}`, { provider: providerName, sourceSymbol });

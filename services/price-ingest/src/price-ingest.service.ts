@@ -211,7 +211,8 @@ async function reportFeeds(deps: {
   const references = new Map(reports.filter((r) => r.role === 'reference').map((r) => [r.pair, r]));
   for (const r of reports) {
     const labels = { pair: r.pair, role: r.role, provider: r.provider };
-    metrics.feedTickAge.set(labels, r.lastTickAtMs === null ? -1 : Math.max(0, now - r.lastTickAtMs) / 1000);
+    // A feed that never ticked has been silent since it started, so FeedStale fires for it too.
+    metrics.feedTickAge.set(labels, Math.max(0, now - (r.lastTickAtMs ?? r.startedAtMs)) / 1000);
     metrics.feedTicksPerSecond.set(labels, r.ticksPerSec);
     if (r.role !== 'primary') continue;
     const spreadBps = pipeline.spreadOf(r.pair);

@@ -133,6 +133,36 @@ describe('settle and settlementEntry', () => {
       entry.postings.map((p) => ['system' in p.account ? p.account.system : p.account.type, p.amount]),
     );
 
+  it('voids a trade whose feeds disagreed, refunding the stake, and records the check either way', () => {
+    const reference = (atExpiry: number | null) => ({
+      provider: 'COINBASE',
+      spreadBps: 50,
+      atEntry: { price: 1.1001, atMs: expiry - 60_000 },
+      atExpiry: atExpiry === null ? null : { price: atExpiry, atMs: expiry - 200 },
+    });
+    const diverged = settle(real, tick(1.2), reference(1.1));
+    expect(diverged).toMatchObject({
+      status: 'void',
+      rule: 'feeds_diverged_at_expiry',
+      pnlCents: 0,
+      exit: null,
+      toCashCents: 700,
+      toBonusCents: 300,
+    });
+    expect(diverged.referenceCheck).toMatchObject({
+      provider: 'COINBASE',
+      spread_bps: 50,
+      entry: { price: 1.1, reference_price: 1.1001, reference_at_ms: expiry - 60_000 },
+      expiry: { price: 1.2, reference_price: 1.1, reference_at_ms: expiry - 200 },
+      decision: 'feeds_diverged_at_expiry',
+    });
+    expect(settlementEntry(real, diverged).kind).toBe('trade_refund');
+    const agreed = settle(real, tick(1.2), reference(1.2003));
+    expect(agreed).toMatchObject({ status: 'won', rule: 'exit_above_entry' });
+    expect(agreed.referenceCheck?.decision).toBe('agreed');
+    expect(settle(real, tick(1.2), reference(null)).referenceCheck?.decision).toBe('reference_unavailable');
+  });
+
   it("pays a win back in the stake's proportion, cash profit from the house, bonus profit from the pool", () => {
     const result = settle(real, tick(1.2));
     expect(result).toEqual({

@@ -115,8 +115,11 @@ export class FeedHealth {
     return { price: feed.lastPrice, atMs: feed.lastTickAtMs };
   }
 
-  /** Every tracked feed's report now; `divergenceBps` fills the primary rows. */
-  reports(divergenceBps: (pair: string) => number | null): FeedReport[] {
+  /**
+   * Every tracked feed's report now; `divergenceBps` fills the primary rows. `startedAtMs` is when
+   * the feed was (re)started: a feed that never ticked has been silent since then.
+   */
+  reports(divergenceBps: (pair: string) => number | null): (FeedReport & { startedAtMs: number })[] {
     const now = this.clock.now();
     const windowStart = Math.floor(now / 1000) - RATE_WINDOW_MS / 1000;
     return [...this.feeds].map(([k, feed]) => {
@@ -136,6 +139,7 @@ export class FeedHealth {
         malformed: feed.malformed,
         lastError: feed.lastError,
         divergenceBps: role === 'primary' ? divergenceBps(pair) : null,
+        startedAtMs: feed.startedAtMs,
       };
     });
   }

@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import type { AdminPairFeed, FeedHealth } from '@updown/schemas/api';
-import { withFeedStatus } from '../queries/pairs.repository';
+import { listPairs } from '../queries/pairs.repository';
 import { isStale } from './feed-status.domain';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -109,40 +109,11 @@ function health(
 /** The admin Feeds view: every pair with the health of its feed and of its reference. */
 export async function listPairFeeds(db: Db, limit: number, nowMs: number): Promise<AdminPairFeed[]> {
   const [pairs, statuses] = await Promise.all([
-    db
-      .selectFrom('market_pairs as p')
-      .leftJoin('market_feed_status as f', (join) =>
-        join.onRef('f.pair', '=', 'p.symbol').on('f.role', '=', 'primary'),
-      )
-      .leftJoin('market_feed_status as r', (join) =>
-        join.onRef('r.pair', '=', 'p.symbol').on('r.role', '=', 'reference'),
-      )
-      .select([
-        'p.symbol',
-        'p.display_name',
-        'p.active',
-        'p.payout_pct',
-        'p.provider',
-        'p.provider_symbol',
-        'p.reference_provider',
-        'p.reference_symbol',
-        'p.reference_spread_bps',
-        'f.last_tick_at_ms as primary_at_ms',
-        'f.divergence_bps',
-        'r.last_tick_at_ms as reference_at_ms',
-        'f.provider as primary_provider',
-        'r.provider as reporting_reference_provider',
-      ])
-      .orderBy('p.sort_order')
-      .orderBy('p.created_at')
-      .orderBy('p.symbol')
-      .limit(limit)
-      .execute(),
+    listPairs(db, limit, nowMs),
     db.selectFrom('market_feed_status').selectAll().execute(),
   ]);
   const byKey = new Map(statuses.map((row) => [`${row.pair}|${row.role}`, row]));
-  return pairs.map((row) => {
-    const pair = withFeedStatus(row, nowMs);
+  return pairs.map((pair) => {
     const primaryRow = byKey.get(`${pair.symbol}|primary`);
     return {
       pair: pair.symbol,

@@ -87,7 +87,6 @@ export function providerPool(options: ProviderPoolOptions): ProviderPool & { sto
       providers.set(key, { role, provider });
       return provider;
     },
-    running: () => [...providers.values()],
     stop() {
       for (const { provider } of providers.values()) provider.stop();
     },

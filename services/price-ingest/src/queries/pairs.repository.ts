@@ -73,7 +73,7 @@ type PairStatusRow = PairRow & {
  * The status from the stored report. A report of another provider than the one configured (the
  * pair was just switched) counts as no report: the new feed has not ticked yet.
  */
-export function withFeedStatus(row: PairStatusRow, nowMs: number): MarketPair {
+function withFeedStatus(row: PairStatusRow, nowMs: number): MarketPair {
   const {
     primary_at_ms,
     divergence_bps,
