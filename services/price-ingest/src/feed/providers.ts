@@ -17,6 +17,9 @@ export interface ProviderPoolOptions {
   readonly health: FeedHealth;
 }
 
+/** How long a Kraken stream may stay silent before it is reopened (the others: the provider's 15 s). */
+const KRAKEN_STALL_AFTER_MS = 60_000;
+
 /**
  * The providers, by name: OTC, and each exchange through ccxt. Adding a source is a class that
  * implements `PriceProvider` and a case here (docs/feeds.md).
@@ -42,6 +45,9 @@ function createProvider(
   return new CcxtProvider({
     name,
     exchange,
+    // Kraken's ticker channel speaks only when the pair trades, and its pairs share one socket, which
+    // a stall reopens for all of them: a quiet pair must not churn the others every 15 s.
+    ...(exchange === 'kraken' ? { stallAfterMs: KRAKEN_STALL_AFTER_MS } : {}),
     clock: options.clock,
     logger: options.logger.child({ provider: name, role }),
     observer: options.health.observer(role),
