@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { startFakeExchange, type FakeExchange } from '@updown/price-ingest/testing';
 import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
-import { onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
+import { accessToken, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 /**
  * An admin moves BTCUSDT from OTC to Binance with Coinbase as reference (both local fakes that
@@ -54,12 +53,6 @@ afterAll(async () => {
   clearInterval(pump);
   await Promise.all([binance?.close(), coinbase?.close()]);
 });
-
-async function accessToken(page: Page): Promise<string> {
-  const token = await page.evaluate<string | null>("localStorage.getItem('access_token')");
-  if (!token) throw new Error('the console holds no access token');
-  return token;
-}
 
 describe('real market feeds', () => {
   const suite = useE2eSuite({

@@ -2,12 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import type { Trade } from '@updown/schemas/api';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
-import { onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
+import { accessToken, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 /** The shortest trade there is, waited out in real time: the receipt proves what really happened. */
 const TRADE_SECONDS = 60;
@@ -25,12 +24,6 @@ interface DisputeView {
   trade_id: string;
   status: 'open' | 'confirmed' | 'corrected';
   replay: { verdict: string };
-}
-
-async function accessToken(page: Page): Promise<string> {
-  const token = await page.evaluate<string | null>("localStorage.getItem('access_token')");
-  if (!token) throw new Error('the console holds no access token');
-  return token;
 }
 
 describe('a settled trade', () => {

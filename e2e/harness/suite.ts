@@ -104,3 +104,10 @@ export async function submitLogin(page: Page, user: Pick<TestUser, 'email' | 'pa
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
 }
+
+/** The access token the console holds after signing in, for the API calls a journey checks with. */
+export async function accessToken(page: Page): Promise<string> {
+  const token = await page.evaluate<string | null>("localStorage.getItem('access_token')");
+  if (!token) throw new Error('the console holds no access token');
+  return token;
+}
