@@ -20,6 +20,7 @@ import type { TickPipeline } from './tick-pipeline';
 export const DEFAULT_REFERENCE_PRICE = 100;
 /** Pairs started (and backfilled) at once. */
 const STARTS_CONCURRENT_MAX = 4;
+const FEED_ROLES: readonly FeedRole[] = ['primary', 'reference'];
 /** Minutes of an exchange's history fetched when its feed starts: the exchanges' usual page. */
 export const EXCHANGE_HISTORY_MINUTES = 1_000;
 
@@ -57,7 +58,11 @@ interface Running {
  */
 export class PairFeeds {
   private syncing: Promise<void> | undefined;
-  private readonly running = new Map<string, Running>();
+  /** The feeds running, by role and pair. */
+  private readonly running: Record<FeedRole, Map<string, Running>> = {
+    primary: new Map(),
+    reference: new Map(),
+  };
 
   constructor(private readonly options: PairFeedsOptions) {}
 
@@ -71,35 +76,36 @@ export class PairFeeds {
 
   /** The pairs whose own feed is running. */
   pairs(): string[] {
-    return [...this.running.keys()].filter((k) => k.startsWith('primary|')).map((k) => k.slice(8));
+    return [...this.running.primary.keys()];
   }
 
   private async syncOnce(): Promise<void> {
     const { db, metrics, pipeline } = this.options;
     const wanted = await listFeedPairs(db, this.options.feedsMax);
-    const want = new Map<string, Running>();
+    const want: Record<FeedRole, Map<string, Running>> = { primary: new Map(), reference: new Map() };
+    const spreads = new Map<string, number>();
     for (const pair of wanted) {
-      want.set(`primary|${pair.symbol}`, { provider: pair.provider, sourceSymbol: pair.providerSymbol });
-      if (pair.referenceProvider !== null) {
-        want.set(`reference|${pair.symbol}`, {
+      want.primary.set(pair.symbol, { provider: pair.provider, sourceSymbol: pair.providerSymbol });
+      if (pair.referenceProvider !== null && pair.referenceSpreadBps !== null) {
+        want.reference.set(pair.symbol, {
           provider: pair.referenceProvider,
           sourceSymbol: pair.referenceSymbol,
         });
+        spreads.set(pair.symbol, pair.referenceSpreadBps);
       }
-      pipeline.setReference(pair.symbol, pair.referenceProvider === null ? null : pair.referenceSpreadBps);
     }
-    for (const [key, feed] of this.running) {
-      const next = want.get(key);
-      if (next && next.provider === feed.provider && next.sourceSymbol === feed.sourceSymbol) continue;
-      this.stopFeed(key, feed);
-    }
-    for (const symbol of new Set([...this.running.keys()].map((k) => k.slice(k.indexOf('|') + 1)))) {
-      if (!want.has(`primary|${symbol}`)) pipeline.setReference(symbol, null);
+    pipeline.setReferences(spreads);
+    for (const role of FEED_ROLES) {
+      for (const [symbol, feed] of this.running[role]) {
+        const next = want[role].get(symbol);
+        if (next && next.provider === feed.provider && next.sourceSymbol === feed.sourceSymbol) continue;
+        this.stopFeed(symbol, role, feed);
+      }
     }
     const starting = wanted.flatMap((pair) =>
-      (['primary', 'reference'] as const)
-        .filter((role) => want.has(`${role}|${pair.symbol}`) && !this.running.has(`${role}|${pair.symbol}`))
-        .map((role) => ({ pair, role })),
+      FEED_ROLES.filter((role) => want[role].has(pair.symbol) && !this.running[role].has(pair.symbol)).map(
+        (role) => ({ pair, role }),
+      ),
     );
     // A few at a time: backfills overlap their database writes without taking the whole pool.
     for (let i = 0; i < starting.length; i += STARTS_CONCURRENT_MAX) {
@@ -107,16 +113,13 @@ export class PairFeeds {
         starting.slice(i, i + STARTS_CONCURRENT_MAX).map(({ pair, role }) => this.startFeed(pair, role)),
       );
     }
-    metrics.activeFeeds.set(this.pairs().length);
+    metrics.activeFeeds.set(this.running.primary.size);
   }
 
-  private stopFeed(key: string, feed: Running): void {
-    const bar = key.indexOf('|');
-    const role = key.slice(0, bar) as FeedRole;
-    const symbol = key.slice(bar + 1);
+  private stopFeed(symbol: string, role: FeedRole, feed: Running): void {
     this.options.providers.get(feed.provider, role)?.removePair(symbol);
     this.options.health.untrack(symbol, role);
-    this.running.delete(key);
+    this.running[role].delete(symbol);
     this.options.logger.info({ pair: symbol, role, provider: feed.provider }, 'feed stopped');
   }
 
@@ -141,7 +144,7 @@ export class PairFeeds {
         role === 'primary' ? ((await latestKnownPrice(db, pair.symbol)) ?? referencePrice) : referencePrice;
       health.track(pair.symbol, role, providerName, sourceSymbol);
       provider.addPair({ ...feedPair, startPrice });
-      this.running.set(`${role}|${pair.symbol}`, { provider: providerName, sourceSymbol });
+      this.running[role].set(pair.symbol, { provider: providerName, sourceSymbol });
       logger.info(
         { pair: pair.symbol, role, provider: providerName, sourceSymbol, startPrice },
         'feed started',

@@ -110,12 +110,14 @@ export class TickPipeline implements TickSink {
     }
   }
 
-  /** Sets (or, with null, removes) a pair's reference spread: published ticks then carry the reference's word. */
-  setReference(pair: string, spreadBps: number | null): void {
-    if (spreadBps === null) {
-      this.spreads.delete(pair);
-      this.references.delete(pair);
-    } else this.spreads.set(pair, spreadBps);
+  /**
+   * The spread of every pair that has a reference feed, replacing the previous set: a pair no
+   * longer listed (its reference dropped, the pair disabled) loses its spread and its reference price.
+   */
+  setReferences(spreads: ReadonlyMap<string, number>): void {
+    this.spreads.clear();
+    for (const [pair, spreadBps] of spreads) this.spreads.set(pair, spreadBps);
+    for (const pair of this.references.keys()) if (!spreads.has(pair)) this.references.delete(pair);
   }
 
   /** The pair's reference spread, or null without a reference. */
