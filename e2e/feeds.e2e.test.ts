@@ -3,7 +3,14 @@ import { TEST_ADMIN } from '@updown/platform/testing';
 import { startFakeExchange, type FakeExchange } from '@updown/price-ingest/testing';
 import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
-import { accessToken, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
+import {
+  accessToken,
+  onPath,
+  signInThroughUi,
+  toastShown,
+  useE2eSuite,
+  placeUpTradeThroughUi,
+} from './harness/suite';
 
 /**
  * An admin moves BTCUSDT from OTC to Binance with Coinbase as reference (both local fakes that
@@ -104,10 +111,7 @@ describe('real market feeds', () => {
       const { page } = trader;
       await signInThroughUi(page, user);
       await page.getByText('97250.50').first().waitFor({ timeout: STATUS_WAIT_MS });
-      await page.getByLabel('Amount ($)').fill('10');
-      await page.getByLabel('Duration').selectOption({ label: '1m' });
-      await page.getByRole('button', { name: /^\W*UP$/ }).click();
-      await toastShown(page, 'Trade placed: UP');
+      await placeUpTradeThroughUi(page);
       const token = await accessToken(page);
       const [placed] = await api.activeTrades(token);
       expect(placed).toMatchObject({ pair: 'BTCUSDT', entry_price: prices.binance });

@@ -6,7 +6,14 @@ import type { Trade } from '@updown/schemas/api';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
-import { accessToken, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
+import {
+  accessToken,
+  onPath,
+  signInThroughUi,
+  toastShown,
+  useE2eSuite,
+  placeUpTradeThroughUi,
+} from './harness/suite';
 
 /** The shortest trade there is, waited out in real time: the receipt proves what really happened. */
 const TRADE_SECONDS = 60;
@@ -40,10 +47,7 @@ describe('a settled trade', () => {
 
       // A 60 s demo UP trade, waited out.
       await signInThroughUi(page, user);
-      await page.getByLabel('Amount ($)').fill('10');
-      await page.getByLabel('Duration').selectOption({ label: '1m' });
-      await page.getByRole('button', { name: /^\W*UP$/ }).click();
-      await toastShown(page, 'Trade placed: UP');
+      await placeUpTradeThroughUi(page);
       const token = await accessToken(page);
       const [placed] = await api.activeTrades(token);
       expect(placed).toMatchObject({ pair: 'BTCUSDT', direction: 'UP', amount: 10, account_type: 'demo' });

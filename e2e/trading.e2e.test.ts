@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { newUser, type TestUser } from './harness/api';
 import { UI_TIMEOUT_MS, type Journey } from './harness/browser';
-import { JOURNEY_TIMEOUT_MS, onPath, submitLogin, toastShown, useE2eSuite } from './harness/suite';
+import {
+  JOURNEY_TIMEOUT_MS,
+  onPath,
+  submitLogin,
+  toastShown,
+  useE2eSuite,
+  placeUpTradeThroughUi,
+} from './harness/suite';
 
 const PAIRS = ['BTC/USDT', 'EUR/USD', 'GBP/USD', 'USD/JPY', 'XAU/USD', 'ETH/USD'];
 
@@ -62,10 +69,7 @@ describe('a new trader', () => {
 
       const demo = page.getByRole('button', { name: 'Demo', exact: true });
       expect(await demo.getAttribute('aria-pressed')).toBe('true');
-      await page.getByLabel('Amount ($)').fill('10');
-      await page.getByLabel('Duration').selectOption({ label: '1m' });
-      await page.getByRole('button', { name: /^\W*UP$/ }).click();
-      await toastShown(page, 'Trade placed: UP');
+      await placeUpTradeThroughUi(page);
       const activeBar = page.getByRole('region', { name: 'Active trades', exact: true });
       await activeBar.getByText('BTCUSDT').waitFor();
       await activeBar.getByText('$10.00').waitFor();

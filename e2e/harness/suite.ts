@@ -111,3 +111,11 @@ export async function accessToken(page: Page): Promise<string> {
   if (!token) throw new Error('the console holds no access token');
   return token;
 }
+
+/** A $10, one-minute UP trade from the trade panel, on the selected pair; resolves once it is placed. */
+export async function placeUpTradeThroughUi(page: Page): Promise<void> {
+  await page.getByLabel('Amount ($)').fill('10');
+  await page.getByLabel('Duration').selectOption({ label: '1m' });
+  await page.getByRole('button', { name: /^\W*UP$/ }).click();
+  await toastShown(page, 'Trade placed: UP');
+}
