@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { chainHash } from '@updown/price-ingest';
+import { recountBooks } from '@updown/order';
 import type { Database } from '@updown/runtime';
 import { accountCode, canonicalTransfer, USER_ACCOUNT_TYPES, type TransferCommand } from '@updown/wallet';
 
@@ -260,6 +261,8 @@ export async function seedStorm(db: Kysely<Database>, spec: StormSpec): Promise<
       update ledger_accounts a set balance = s.total
       from (select account_id, sum(amount) as total from ledger_postings group by account_id) s
       where a.id = s.account_id`.execute(trx);
+    // The pairs' risk books, as placing these trades would have left them.
+    await recountBooks(trx);
   });
 
   const counts = await sql<{ postings: number; entries: number; real: number }>`

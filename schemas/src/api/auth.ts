@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AdminUserStats } from './admin';
+import { ToxicityScore, TraderLimits } from './risk';
 import { refusal } from './refusal';
 import { RequestBody } from './request-body';
 
@@ -190,6 +191,17 @@ export const AdminUserResponse = Type.Object(
     twofa_enabled: Type.Boolean(),
     created_at: Type.String({ format: 'date-time', description: 'When the user registered, ISO 8601' }),
     stats: Type.Optional(AdminUserStats),
+    toxicity: Type.Optional(
+      Type.Union([ToxicityScore, Type.Null()], {
+        description:
+          'The trader\'s toxicity score (README "Risk controls"); null before their first scored trade',
+      }),
+    ),
+    limits: Type.Optional(
+      Type.Union([TraderLimits, Type.Null()], {
+        description: "The trader's own lower caps; null for the defaults",
+      }),
+    ),
   },
   { title: 'AdminUser' },
 );
@@ -202,6 +214,12 @@ export const AdminUsersQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 500 })),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
+    sort: Type.Optional(
+      Type.Union([Type.Literal('registered'), Type.Literal('toxicity')], {
+        default: 'registered',
+        description: '`registered`: newest first. `toxicity`: highest toxicity score first, unscored last',
+      }),
+    ),
   },
   { title: 'AdminUsersQuery' },
 );

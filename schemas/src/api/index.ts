@@ -133,3 +133,21 @@ export {
   Signature,
   SignedCheckpoint,
 } from './receipts';
+export {
+  DirectionExposure,
+  LOSS_WINDOW_MIN_MAX,
+  LOSS_WINDOW_MIN_MIN,
+  PairRisk,
+  PairRiskParams,
+  PairRiskSettings,
+  RISK_DOLLARS_MAX,
+  RiskOverview,
+  RiskTrader,
+  SKEW_MAX_PCT_MAX,
+  ToxicityScore,
+  TRADER_OPEN_TRADES_MAX,
+  TraderLimits,
+  TraderRiskDefaults,
+  UpdatePairRiskBody,
+  UpdateTraderLimitsBody,
+} from './risk';

@@ -27,7 +27,7 @@ export const PairSymbolInput = Type.String({
   }),
 });
 
-const PairSymbol = Type.String({
+export const PairSymbol = Type.String({
   minLength: 1,
   maxLength: PAIR_SYMBOL_LENGTH_MAX,
   description: 'Pair symbol, upper case, e.g. BTCUSDT',
@@ -73,6 +73,15 @@ export const MarketPair = Type.Object(
         'Largest allowed disagreement between the feed and its reference, basis points; beyond it the pair pauses and trades entering or expiring then are void',
     }),
     feed_status: FeedStatus,
+    payout_up_pct: Type.Number({
+      description:
+        'Payout offered on UP now: payout_pct, or less while UP is the heavier side of an imbalanced pair (risk skew)',
+    }),
+    payout_down_pct: Type.Number({ description: 'Payout offered on DOWN now, as payout_up_pct' }),
+    real_trading: Type.Union([Type.Literal('open'), Type.Literal('suspended')], {
+      description:
+        '`suspended` while the loss circuit-breaker holds real placements on the pair (demo trading stays open)',
+    }),
   },
   { title: 'MarketPair' },
 );

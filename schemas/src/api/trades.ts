@@ -75,6 +75,15 @@ export const PlaceTradeBody = RequestBody(
       }),
     }),
     account_type: Type.Optional(AccountType),
+    payout_pct: Type.Optional(
+      Type.Number({
+        minimum: 0,
+        maximum: 1000,
+        description:
+          'The payout the trader was shown for this direction. If the trade would now get less (the payout is skewed as one side grows), it is refused with 409 `PAYOUT_CHANGED` instead of placed; omitted, the trade takes the payout in force.',
+        ...refusal('VALIDATION', { '*': 'payout_pct is a percentage from 0 to 1000' }),
+      }),
+    ),
   },
   { title: 'PlaceTradeBody' },
 );

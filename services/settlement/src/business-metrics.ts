@@ -8,7 +8,14 @@ import {
   type Logger,
   type Registry,
 } from '@updown/runtime';
-import { openExposure, type OpenExposureRow } from '@updown/order';
+import {
+  exposureCents,
+  listPairRisks,
+  windowPnl,
+  openExposure,
+  type OpenExposureRow,
+  bookOf,
+} from '@updown/order';
 import { houseResult, verifyLedger, type LedgerReport } from '@updown/wallet';
 
 /**
@@ -205,6 +212,76 @@ function businessGauges(registry: Registry): BusinessGauges {
     },
   });
 
+  // The risk controls (README "Risk controls"): one read of the books per scrape, shared by the
+  // four gauges (a scrape collects them one after another, well within the second it is kept).
+  let riskRead: { at: number; rows: Promise<RiskMetricRow[] | undefined> } | undefined;
+  const riskRows = () => {
+    const source = current();
+    if (!source) return Promise.resolve(undefined);
+    const now = Date.now();
+    if (!riskRead || now - riskRead.at > 1_000) {
+      riskRead = {
+        at: now,
+        rows: scrapeQuery(source, queryFailures, 'risk', (db) => readRiskMetrics(db, now)),
+      };
+    }
+    return riskRead.rows;
+  };
+  new Gauge({
+    name: 'updown_risk_exposure_cents',
+    help: "The house's loss if this side of the pair wins its open real trades: their potential profit minus the other side's open stakes",
+    labelNames: ['pair', 'direction'],
+    registers,
+    async collect() {
+      const rows = await riskRows();
+      this.reset();
+      for (const row of rows ?? []) {
+        for (const direction of ['UP', 'DOWN'] as const) {
+          this.set({ pair: row.pair, direction }, row.exposure[direction]);
+        }
+      }
+    },
+  });
+  new Gauge({
+    name: 'updown_risk_exposure_cap_cents',
+    help: 'The exposure cap of the pair and direction (absent without a cap)',
+    labelNames: ['pair', 'direction'],
+    registers,
+    async collect() {
+      const rows = await riskRows();
+      this.reset();
+      for (const row of rows ?? []) {
+        for (const direction of ['UP', 'DOWN'] as const) {
+          const cap = row.cap[direction];
+          if (cap !== null) this.set({ pair: row.pair, direction }, cap);
+        }
+      }
+    },
+  });
+  new Gauge({
+    name: 'updown_risk_pair_suspended',
+    help: '1 while the loss circuit-breaker suspends real placements on the pair, 0 otherwise',
+    labelNames: ['pair'],
+    registers,
+    async collect() {
+      const rows = await riskRows();
+      this.reset();
+      for (const row of rows ?? []) this.set({ pair: row.pair }, row.suspended ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'updown_risk_house_pnl_window_cents',
+    help: "The house's real P/L on the pair over its breaker window (pairs with a loss limit)",
+    labelNames: ['pair'],
+    registers,
+    async collect() {
+      const rows = await riskRows();
+      this.reset();
+      for (const row of rows ?? [])
+        if (row.windowPnlCents !== null) this.set({ pair: row.pair }, row.windowPnlCents);
+    },
+  });
+
   // An unlabelled prom-client gauge always shows a value, 0 before it is set: "last verification
   // failed" and "verified at 1970" before the first run. So these join the registry only once a
   // verification has finished.
@@ -236,7 +313,7 @@ function businessGauges(registry: Registry): BusinessGauges {
   });
   // Both reasons start at 0, so the first failure is an increase that rate() and increase() can see.
   for (const reason of ['violations', 'error']) verifyFailures.inc({ reason }, 0);
-  for (const metric of ['open_exposure', 'house_pnl']) queryFailures.inc({ metric }, 0);
+  for (const metric of ['open_exposure', 'house_pnl', 'risk']) queryFailures.inc({ metric }, 0);
 
   const gauges: BusinessGauges = {
     sources,
@@ -253,6 +330,30 @@ function businessGauges(registry: Registry): BusinessGauges {
   };
   shared.set(registry, gauges);
   return gauges;
+}
+
+interface RiskMetricRow {
+  readonly pair: string;
+  readonly exposure: { readonly UP: number; readonly DOWN: number };
+  readonly cap: { readonly UP: number | null; readonly DOWN: number | null };
+  readonly suspended: boolean;
+  readonly windowPnlCents: number | null;
+}
+
+async function readRiskMetrics(db: Kysely<Database>, nowMs: number): Promise<RiskMetricRow[]> {
+  const rows = [...(await listPairRisks(db)).values()].slice(0, EXPOSURE_SERIES_MAX);
+  const armed = rows.filter((row) => row.loss_limit_cents !== null);
+  const windows = await windowPnl(db, armed, nowMs);
+  return rows.map((row) => {
+    const book = bookOf(row);
+    return {
+      pair: row.pair,
+      exposure: { UP: exposureCents(book, 'UP'), DOWN: exposureCents(book, 'DOWN') },
+      cap: { UP: row.exposure_cap_up_cents, DOWN: row.exposure_cap_down_cents },
+      suspended: row.suspended_at_ms !== null,
+      windowPnlCents: row.loss_limit_cents === null ? null : (windows.get(row.pair) ?? 0),
+    };
+  });
 }
 
 /**

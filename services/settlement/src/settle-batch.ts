@@ -1,5 +1,12 @@
 import type { Kysely } from 'kysely';
-import { lockDueTrades, markSettled, type DueTradeRow, type SettledUpdate } from '@updown/order';
+import {
+  lockDueTrades,
+  markSettled,
+  settleIntoBooks,
+  type DueTradeRow,
+  type SettledUpdate,
+  type Suspension,
+} from '@updown/order';
 import type { Rule } from '@updown/verify/rules';
 import type { Database } from '@updown/runtime';
 import {
@@ -62,6 +69,8 @@ export interface SettleBatchResult {
   /** The trades this batch moved out of pending (and paid, counted and announced). */
   readonly settled: readonly SettledTrade[];
   readonly completedBonuses: readonly CompletedBonus[];
+  /** Pairs whose loss breaker this batch tripped (README "Risk controls"). */
+  readonly suspensions: readonly Suspension[];
 }
 
 /**
@@ -75,7 +84,7 @@ export interface SettleBatchResult {
  * Locks follow the wallet's protocol: the due trades (level 2, the batch's claim), the active
  * bonus rows of the owners of real trades (level 3), then in one statement every ledger account
  * the batch posts to, with `real` and `bonus` of each bonus holder for a completing bonus's
- * conversion (level 4).
+ * conversion (level 4), and last the risk books of the pairs of its real trades (level 5).
  */
 export async function settleBatch(
   db: Kysely<Database>,
@@ -95,7 +104,7 @@ export async function settleBatch(
       `partition must be an index below a count that divides ${SYSTEM_ACCOUNT_SHARDS}, got ${partition.index}/${partition.count}`,
     );
   }
-  if (command.due.length === 0) return { selected: 0, settled: [], completedBonuses: [] };
+  if (command.due.length === 0) return { selected: 0, settled: [], completedBonuses: [], suspensions: [] };
   return db.transaction().execute(async (trx) => {
     const rows = await claimRows(trx, () => lockDueTrades(trx, command.due, command.limit, partition));
     const decided = rows.map((row) => {
@@ -158,6 +167,21 @@ export async function settleBatch(
       turnover,
     );
     const completedBonuses = await applyBonusTurnover(trx, bonuses, turnoverByUserId, command.now);
+    // Last, under level 5 of the lock protocol: the settled real trades leave their pairs' books,
+    // the house's P/L joins the pairs' minute, and a pair past its loss limit is suspended.
+    const suspensions = await settleIntoBooks(
+      trx,
+      settled
+        .filter(({ row }) => row.account_type === 'real')
+        .map(({ row, result }) => ({
+          pair: row.pair,
+          direction: row.direction,
+          amountCents: row.amount_cents,
+          payoutPct: row.payout_pct,
+          pnlCents: result.pnlCents,
+        })),
+      command.now,
+    );
     // No outbox insert: `markSettled` wrote each trade's publish position, and the relay publishes
     // its `trades.settled.v1` from the row (`settledTradesSource`) once this commits.
     return {
@@ -169,6 +193,7 @@ export async function settleBatch(
         expiryAtMs: row.expiry_at_ms,
       })),
       completedBonuses,
+      suspensions,
     };
   });
 }

@@ -10,6 +10,8 @@ export interface SettlementMetrics {
   readonly receiptsIssued: Counter;
   readonly receiptsSkipped: Counter;
   readonly receiptsWaiting: Gauge;
+  /** Pairs the loss circuit-breaker suspended (README "Risk controls"). */
+  readonly suspensions: Counter<'pair'>;
 }
 
 const shared = new WeakMap<Registry, SettlementMetrics>();
@@ -61,6 +63,12 @@ export function settlementMetrics(registry: Registry): SettlementMetrics {
     receiptsWaiting: new Gauge({
       name: 'updown_receipts_waiting',
       help: 'Settled trades whose receipt waits for its tick after expiry or its checkpoint (the backlog the last pass left)',
+      registers,
+    }),
+    suspensions: new Counter({
+      name: 'updown_risk_suspensions_total',
+      help: 'Times the loss circuit-breaker suspended real placements on a pair',
+      labelNames: ['pair'],
       registers,
     }),
   };

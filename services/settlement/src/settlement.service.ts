@@ -358,6 +358,13 @@ class Settler {
       this.metrics.settled.inc({ outcome: trade.status });
       this.metrics.lag.observe(Math.max(0, settledAtMs - trade.expiryAtMs) / 1000);
     }
+    for (const suspension of result.suspensions) {
+      this.metrics.suspensions.inc({ pair: suspension.pair });
+      this.logger.warn(
+        { pair: suspension.pair, windowPnlCents: suspension.windowPnlCents },
+        `real trading suspended by the loss circuit-breaker: ${suspension.reason}`,
+      );
+    }
     if (result.completedBonuses.length > 0) {
       this.logger.info(
         { bonuses: result.completedBonuses.map((b) => b.bonusId) },

@@ -24,6 +24,7 @@ export {
   heldLockLevel,
   lockAccounts,
   lockActiveBonuses,
+  lockBooks,
   lockWallets,
   LOCK_LEVELS,
   LockOrderViolation,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { hasPendingTrades } from '@updown/order';
+import { hasPendingTrades, withRiskQuotes } from '@updown/order';
 import {
   deletePair,
   FEED_PROVIDERS,
@@ -90,7 +90,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: MarketPairList, ...errorResponses(401, 403) },
         },
       },
-      async () => listPairs(db, PAIRS_KNOWN_MAX, clock.now()),
+      async () => withRiskQuotes(db, await listPairs(db, PAIRS_KNOWN_MAX, clock.now())),
     );
 
     app.get(
@@ -135,7 +135,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             after,
             at: clock.now(),
           });
-          return (await readPair(trx, symbol, clock.now()))!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.now()))!]))[0]!;
         });
       },
     );
@@ -164,7 +164,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             after: row,
             at: clock.now(),
           });
-          return (await readPair(trx, pair.symbol, clock.now()))!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, pair.symbol, clock.now()))!]))[0]!;
         });
         return reply.code(201).send(created);
       },
@@ -195,7 +195,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             after,
             at: clock.now(),
           });
-          return (await readPair(trx, symbol, clock.now()))!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.now()))!]))[0]!;
         });
       },
     );

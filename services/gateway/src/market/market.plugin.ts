@@ -1,3 +1,4 @@
+import { withRiskQuotes } from '@updown/order';
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
@@ -114,7 +115,7 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
           response: { 200: MarketPairList, ...errorResponses() },
         },
       },
-      async () => listPairs(deps.db, PAIRS_KNOWN_MAX, deps.clock.now()),
+      async () => withRiskQuotes(deps.db, await listPairs(deps.db, PAIRS_KNOWN_MAX, deps.clock.now())),
     );
 
     app.get(

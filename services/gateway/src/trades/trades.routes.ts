@@ -63,7 +63,10 @@ export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTy
           tags: ['trades'],
           summary: 'Place a trade',
           description:
-            'Takes the entry price from the latest tick the server holds. Honours `Idempotency-Key`: a retry returns the first trade and debits once.',
+            'Takes the entry price from the latest tick the server holds. Honours `Idempotency-Key`: a retry returns the first trade and debits once. ' +
+            'Refusals with 409: `STALE_PRICE`, `FEEDS_DIVERGED` (the feeds), `PAYOUT_CHANGED` (the payout offered on the direction fell below `payout_pct`), ' +
+            '`PAIR_SUSPENDED` (the loss breaker holds real trades on the pair), `EXPOSURE_CAP_REACHED` (the pair and direction), ' +
+            "`OPEN_STAKE_CAP_REACHED` and `OPEN_TRADES_CAP_REACHED` (the trader's caps), `IDEMPOTENCY_CONFLICT`.",
           security: [{ bearerAuth: [] }],
           headers: IdempotencyHeaders,
           body: PlaceTradeBody,
@@ -83,6 +86,7 @@ export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTy
           durationSec: request.body.duration,
           accountType: request.body.account_type ?? 'demo',
           idempotencyKey: request.headers['idempotency-key'],
+          ...(request.body.payout_pct === undefined ? {} : { expectedPayoutPct: request.body.payout_pct }),
         });
         return reply.code(result.replayed ? 200 : 201).send(tradeView(result.trade));
       },

@@ -46,8 +46,66 @@ export interface TradesTable {
   created_at: Timestamp;
 }
 
+/** Per pair: risk settings, the book of open real trades per direction, the breaker (migration 0036). */
+export interface RiskPairsTable {
+  pair: string;
+  exposure_cap_up_cents: number | null;
+  exposure_cap_down_cents: number | null;
+  skew_max_pct: Generated<number>;
+  skew_full_at_cents: Generated<number>;
+  loss_limit_cents: number | null;
+  loss_window_min: Generated<number>;
+  up_open_trades: Generated<number>;
+  up_stake_cents: Generated<number>;
+  up_profit_cents: Generated<number>;
+  down_open_trades: Generated<number>;
+  down_stake_cents: Generated<number>;
+  down_profit_cents: Generated<number>;
+  suspended_at_ms: number | null;
+  suspended_reason: string | null;
+  resumed_at_ms: number | null;
+}
+
+export interface RiskHousePnlTable {
+  pair: string;
+  minute_ms: number;
+  pnl_cents: number;
+}
+
+export interface RiskSettingsTable {
+  id: Generated<boolean>;
+  trader_max_open_stake_cents: number | null;
+  trader_max_open_trades: number | null;
+}
+
+export interface RiskTraderLimitsTable {
+  user_id: string;
+  max_open_stake_cents: number | null;
+  max_open_trades: number | null;
+}
+
+export interface RiskTraderScoresTable {
+  user_id: string;
+  score: number;
+  trades: number;
+  wins: number;
+  z_score: number;
+  after_move_pct: number;
+  profit_factor: number | null;
+  skill: number;
+  latency: number;
+  profit: number;
+  window_days: number;
+  computed_at_ms: number;
+}
+
 declare module '@updown/runtime' {
   interface Database {
     trades: TradesTable;
+    risk_pairs: RiskPairsTable;
+    risk_house_pnl: RiskHousePnlTable;
+    risk_settings: RiskSettingsTable;
+    risk_trader_limits: RiskTraderLimitsTable;
+    risk_trader_scores: RiskTraderScoresTable;
   }
 }

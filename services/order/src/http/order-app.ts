@@ -82,6 +82,7 @@ export function buildOrderApp(deps: OrderAppDeps) {
         durationSec: body.duration_sec,
         accountType: body.account_type,
         ...(body.idempotency_key === undefined ? {} : { idempotencyKey: body.idempotency_key }),
+        ...(body.expected_payout_pct === undefined ? {} : { expectedPayoutPct: body.expected_payout_pct }),
       });
       return {
         trade: { ...result.trade, created_at: result.trade.created_at.toISOString() },

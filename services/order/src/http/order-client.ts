@@ -42,6 +42,9 @@ export function createHttpOrderPort(options: HttpOrderPortOptions): OrderPort {
         duration_sec: request.durationSec,
         account_type: request.accountType,
         ...(request.idempotencyKey === undefined ? {} : { idempotency_key: request.idempotencyKey }),
+        ...(request.expectedPayoutPct === undefined
+          ? {}
+          : { expected_payout_pct: request.expectedPayoutPct }),
       };
       let response: Response;
       try {

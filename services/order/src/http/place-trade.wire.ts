@@ -16,6 +16,7 @@ export const PlaceTradeCommand = Type.Object(
     duration_sec: Type.Integer({ minimum: 1, maximum: 86_400 }),
     account_type: Type.Union([Type.Literal('demo'), Type.Literal('real')]),
     idempotency_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    expected_payout_pct: Type.Optional(Type.Number({ minimum: 0, maximum: 1000 })),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
+import { recountBooks } from '../risk/risk.repository';
 
 /** Test helpers over the trades table, for other packages' tests (`@updown/order/testing`). */
 
@@ -13,7 +14,8 @@ export interface SeededTrade {
 
 /**
  * Inserts pending trades in one statement, bypassing placement: for load-shaped tests where placing
- * one by one would only slow the test down. The caller holds the stakes in the ledger itself.
+ * one by one would only slow the test down. The caller holds the stakes in the ledger itself; the
+ * pairs' risk books are recounted here, as placement would have kept them.
  */
 export async function insertPendingTrades(
   trx: Transaction<Database>,
@@ -36,6 +38,7 @@ export async function insertPendingTrades(
                   ${trades.map((t) => t.amountCents)}::bigint[]) as t (id, user_id, direction, account_type, amount)`.execute(
     trx,
   );
+  await recountBooks(trx);
 }
 
 export async function countPendingTrades(db: Kysely<Database>): Promise<number> {

@@ -1,5 +1,6 @@
 import { DomainError } from '@updown/runtime/errors';
 import { fundsAfterStake } from '@updown/wallet/domain';
+import { UNCAPPED_TRADER, withTrade, type PairRisk, type TraderRisk } from '../risk/risk.domain';
 import {
   decidePlacement,
   type AcceptedTrade,
@@ -27,6 +28,8 @@ export interface PlacementTerms {
 export interface BatchPlacement extends PlacementTerms {
   readonly userId: string;
   readonly idempotencyKey?: string;
+  /** The payout the trader was shown (`PlaceTradeCommand.expectedPayoutPct`). */
+  readonly expectedPayoutPct?: number;
 }
 
 export type PairTerms = NonNullable<PlacementState['pair']>;
@@ -45,6 +48,10 @@ export interface BatchState<Prior extends PlacementTerms> {
   readonly activeBonusCents: ReadonlyMap<string, number>;
   /** Trades committed before the batch under one of its keys, by `idempotencyScope`. */
   readonly committed: ReadonlyMap<string, Prior>;
+  /** Each known pair's risk settings and book, as locked; a pair absent here has no controls. */
+  readonly risk?: ReadonlyMap<string, PairRisk>;
+  /** Each user's open real trades and caps; a user absent here has none. */
+  readonly traders?: ReadonlyMap<string, TraderRisk>;
 }
 
 export type BatchOutcome<Prior> =
@@ -87,6 +94,10 @@ export function decideBatch<Prior extends PlacementTerms>(
   state: BatchState<Prior>,
 ): BatchOutcome<Prior>[] {
   const funds = new Map(state.balances);
+  // The books and traders' open trades run through the batch as the balances do: each placement
+  // is decided on the trades accepted before it, so a batch cannot overshoot a cap either.
+  const books = new Map(state.risk ?? []);
+  const traders = new Map(state.traders ?? []);
   const acceptedByKey = new Map<string, number>();
   return placements.map((placement, index): BatchOutcome<Prior> => {
     const key = placement.idempotencyKey;
@@ -112,6 +123,8 @@ export function decideBatch<Prior extends PlacementTerms>(
           maxStakeCents: state.maxStakeCents,
           balances,
           activeBonusCents: state.activeBonusCents.get(placement.userId),
+          risk: books.get(placement.pair),
+          trader: traders.get(placement.userId),
         },
         { ...placement, now: state.now },
       );
@@ -126,6 +139,16 @@ export function decideBatch<Prior extends PlacementTerms>(
         fromBonusCents: trade.stakeFromBonusCents,
       }),
     );
+    if (trade.accountType === 'real') {
+      const risk = books.get(trade.pair);
+      if (risk) books.set(trade.pair, { ...risk, book: withTrade(risk.book, trade) });
+      const trader = traders.get(placement.userId) ?? UNCAPPED_TRADER;
+      traders.set(placement.userId, {
+        ...trader,
+        openTrades: trader.openTrades + 1,
+        openStakeCents: trader.openStakeCents + trade.amountCents,
+      });
+    }
     if (scope !== undefined) acceptedByKey.set(scope, index);
     return { kind: 'accepted', trade };
   });

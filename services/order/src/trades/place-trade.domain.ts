@@ -2,6 +2,15 @@ import { feedsAgree } from '@updown/verify/rules';
 import { DomainError } from '@updown/runtime/errors';
 import { TRADE_AMOUNT_MIN, TRADE_DURATIONS_SEC } from '@updown/schemas/api';
 import { splitStake } from '@updown/wallet/domain';
+import {
+  checkRealPlacement,
+  offeredPayoutPct,
+  PairSuspended,
+  PayoutChanged,
+  UNCAPPED_TRADER,
+  type PairRisk,
+  type TraderRisk,
+} from '../risk/risk.domain';
 
 /**
  * The rules of accepting a trade (DESIGN §3), as a pure decision: given what the order service
@@ -27,6 +36,8 @@ export interface PlaceTradeCommand {
   readonly amountCents: number;
   readonly durationSec: number;
   readonly accountType: AccountType;
+  /** The payout the trader was shown for this direction; less now is refused (`PayoutChanged`). */
+  readonly expectedPayoutPct?: number;
   readonly now: number;
 }
 
@@ -46,6 +57,10 @@ export interface PlacementState {
   readonly balances: { readonly real: number; readonly bonus: number; readonly demo: number };
   /** The credited amount of the user's active bonus, if one is active. */
   readonly activeBonusCents: number | undefined;
+  /** The pair's risk settings and book of open real trades; absent, no skew and no caps apply. */
+  readonly risk?: PairRisk;
+  /** The user's open real trades and caps; absent, none apply. */
+  readonly trader?: TraderRisk;
 }
 
 export interface AcceptedTrade {
@@ -136,6 +151,19 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
       throw new FeedsDiverged(command.pair);
   }
 
+  // Risk controls (README "Risk controls"): a suspended pair takes no real trade; the payout is
+  // the one offered on this side now, never less than the trader was shown.
+  const risk = state.risk;
+  if (risk && command.accountType === 'real' && risk.suspendedReason !== null) {
+    throw new PairSuspended(command.pair);
+  }
+  const payoutPct = risk
+    ? offeredPayoutPct(state.pair.payoutPct, risk.settings, risk.book, command.direction)
+    : state.pair.payoutPct;
+  if (command.expectedPayoutPct !== undefined && payoutPct < command.expectedPayoutPct - 1e-9) {
+    throw new PayoutChanged(state.pair.symbol, command.direction, payoutPct);
+  }
+
   const split = splitStake(state.balances, state.activeBonusCents, command);
   if (!split.ok) {
     if (split.problem === 'bonus_stake_cap') {
@@ -143,13 +171,20 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
     }
     throw new InsufficientBalance();
   }
+  if (risk && command.accountType === 'real') {
+    checkRealPlacement(state.pair.symbol, risk, state.trader ?? UNCAPPED_TRADER, {
+      direction: command.direction,
+      amountCents: command.amountCents,
+      payoutPct,
+    });
+  }
 
   return {
     pair: state.pair.symbol,
     direction: command.direction,
     accountType: command.accountType,
     amountCents: command.amountCents,
-    payoutPct: state.pair.payoutPct,
+    payoutPct,
     entryPrice: tick.price,
     entryAtMs: tick.atMs,
     entryTickId: tick.tickId,

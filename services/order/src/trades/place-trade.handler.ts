@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DomainError } from '@updown/runtime/errors';
 import type { Kysely, Transaction } from 'kysely';
 import { Counter, Histogram, type Clock, type Database, type Registry } from '@updown/runtime';
 import { holdStakes, IdempotencyConflict, lockStakeAccounts } from '@updown/wallet';
@@ -12,6 +13,8 @@ import {
 } from './place-batch.domain';
 import type { AcceptedTrade, AccountType, Direction, TickReference } from './place-trade.domain';
 import { OrderServiceUnavailable } from '../order-unavailable';
+import { changeBooks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
+import type { PairRisk } from '../risk/risk.domain';
 import { createBatcher, type Settled } from './placement-batcher';
 import {
   findTradesByIdempotencyKeys,
@@ -34,6 +37,8 @@ export interface PlaceTradeRequest {
   readonly accountType: AccountType;
   /** From the `Idempotency-Key` header: a retry with the same key returns the first trade. */
   readonly idempotencyKey?: string;
+  /** The payout the trader was shown for the direction: less now is refused with `PAYOUT_CHANGED`. */
+  readonly expectedPayoutPct?: number;
 }
 
 export interface PlaceTradeResult {
@@ -97,6 +102,14 @@ export function createPlaceTrade(
     run: async (requests) => {
       const outcomes = await placeBatch(deps, requests);
       let placed = 0;
+      outcomes.forEach((outcome, i) => {
+        if (!outcome.ok && outcome.error instanceof DomainError && RISK_REFUSALS.has(outcome.error.code)) {
+          metrics.riskRefusals?.inc({
+            pair: requests[i]!.pair,
+            reason: RISK_REFUSALS.get(outcome.error.code)!,
+          });
+        }
+      });
       for (const outcome of outcomes) {
         if (!outcome.ok || outcome.value.replayed) continue;
         placed++;
@@ -110,6 +123,15 @@ export function createPlaceTrade(
     onFallback: () => metrics.fallbacks?.inc(),
   });
 }
+
+/** The refusals of the risk controls, by code, as `updown_risk_refusals_total`'s `reason`. */
+const RISK_REFUSALS = new Map([
+  ['EXPOSURE_CAP_REACHED', 'exposure_cap'],
+  ['OPEN_STAKE_CAP_REACHED', 'trader_stake_cap'],
+  ['OPEN_TRADES_CAP_REACHED', 'trader_trades_cap'],
+  ['PAYOUT_CHANGED', 'payout_changed'],
+  ['PAIR_SUSPENDED', 'suspended'],
+]);
 
 /** The commit of a batch failed: it may or may not have been written, so it is not run again. */
 export class CommitFailed extends Error {
@@ -200,6 +222,11 @@ async function readBatchState(
   for (const [symbol, pair] of context.pairs) {
     pairs.set(symbol, { symbol, active: pair.active, payoutPct: pair.payout_pct });
   }
+  // The books of the batch's pairs, locked last (the wallet's protocol, level 5): every
+  // placement's caps and payout are decided on them, and no other batch changes them before
+  // this one commits.
+  const risk = new Map<string, PairRisk>();
+  for (const [symbol, row] of await lockPairRisks(trx, [...pairs.keys()])) risk.set(symbol, pairRiskOf(row));
   const latestTicks = new Map<string, LatestTick>();
   for (const symbol of pairSymbols) {
     const tick = deps.prices.get(symbol);
@@ -220,6 +247,8 @@ async function readBatchState(
     latestTicks,
     activeBonusCents: context.activeBonusCents,
     committed,
+    risk,
+    traders: context.traders,
   };
 }
 
@@ -271,6 +300,11 @@ async function writeTrades(
       },
     })),
   );
+  await changeBooks(
+    trx,
+    accepted.filter(({ trade }) => trade.accountType === 'real').map(({ trade }) => trade),
+    1,
+  );
   // No outbox insert: each trade row got its publish position from the table's defaults, and the
   // relay publishes its `trades.opened.v1` from the row (`openedTradesSource`) once this commits.
   return new Map(accepted.map(({ index }, i) => [index, rows[i]!]));
@@ -304,6 +338,12 @@ function placementMetrics(registry: Registry | undefined) {
     fallbacks: new Counter({
       name: 'updown_placement_batch_fallbacks_total',
       help: 'Batches that failed as a whole and were placed again one placement at a time',
+      registers: [registry],
+    }),
+    riskRefusals: new Counter({
+      name: 'updown_risk_refusals_total',
+      help: 'Placements refused by the risk controls, by pair and reason (exposure_cap, trader_stake_cap, trader_trades_cap, payout_changed, suspended)',
+      labelNames: ['pair', 'reason'] as const,
       registers: [registry],
     }),
     queueFull: new Counter({

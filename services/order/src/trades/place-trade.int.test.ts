@@ -130,14 +130,15 @@ async function expectLedgerClean(): Promise<void> {
 }
 
 describe('a placement', () => {
-  it('costs six statements: lock the stake accounts, read the terms, the stake hold, the trade (its own event)', async () => {
+  it('costs eight statements: lock the stake accounts, read the terms, lock the book, the stake hold, the trade (its own event), the book', async () => {
     const place = createPlaceTrade({ db: counted, prices, clock: new ManualClock(NOW) });
     const userId = await trader({ real: 10_000 });
     await place(request(userId, 1_000)); // the first one on a connection also prepares its statements
     statements = [];
     const { trade } = await place(request(userId, 1_000));
-    expect(statements).toHaveLength(6);
+    expect(statements).toHaveLength(8);
     expect(statements[0]).toMatch(/^begin/i);
+    expect(statements[6]).toMatch(/^\s*update risk_pairs/i);
     expect(statements.at(-1)).toMatch(/^commit/i);
     expect(trade).toMatchObject({ stake_cash_cents: 1_000, stake_bonus_cents: 0, status: 'pending' });
     expect(await getUserBalances(database.db, userId)).toMatchObject({ real: 8_000, real_in_play: 2_000 });
@@ -300,7 +301,7 @@ describe('a batch of placements', () => {
     await expectLedgerClean();
   });
 
-  it('costs the same seven statements for twenty keyed placements of five users as for one', async () => {
+  it('costs the same nine statements for twenty keyed placements of five users as for one', async () => {
     const users = await Promise.all([1, 2, 3, 4, 5].map(() => trader({ real: 100_000 })));
     const place = createPlaceTrade({ db: counted, prices, clock: new ManualClock(NOW) });
     await place(request(users[0]!, 100, { idempotencyKey: randomUUID() }));
@@ -314,8 +315,8 @@ describe('a batch of placements', () => {
       ),
     );
     expect(batch.map((r) => r.trade.amount_cents)).toEqual(Array.from({ length: 20 }, (_, i) => 100 + i));
-    expect(alone).toHaveLength(7);
-    expect(statements).toHaveLength(7);
+    expect(alone).toHaveLength(9);
+    expect(statements).toHaveLength(9);
     await expectLedgerClean();
   });
 

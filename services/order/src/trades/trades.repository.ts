@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import { executePrepared, type Database } from '@updown/runtime';
 import { pairTermsColumns } from '@updown/price-ingest';
 import { stakeTermsColumns } from '@updown/wallet';
+import type { TraderRisk } from '../risk/risk.domain';
 import type { AcceptedTrade } from './place-trade.domain';
 
 /** Plain data-access functions for placement; each takes the database or a transaction first. */
@@ -41,15 +42,20 @@ export interface PlacementContext {
   readonly maxStakeCents: number;
   /** The credited amount of each user's active bonus; a user without one is absent. */
   readonly activeBonusCents: ReadonlyMap<string, number>;
+  /** Each user's open real trades and the caps on them, for the users with a cap (README "Risk controls"). */
+  readonly traders: ReadonlyMap<string, TraderRisk>;
 }
 
 /**
- * What a batch of placements decides on besides the balances: its pairs, and the wallet's stake
- * terms (the platform's stake ceiling, each user's active bonus), read with one prepared statement
- * whatever the batch's size: a row for the settings, one per pair, one per user, each built from
- * the owners' scalar subqueries (cheap to plan, one index probe each). Called after the wallet's
- * `lockStakeAccounts`, so (under READ COMMITTED) it sees everything committed before the lock was
- * granted, as separate reads would.
+ * What a batch of placements decides on besides the balances: its pairs, the wallet's stake
+ * terms (the platform's stake ceiling, each user's active bonus) and each user's caps on open
+ * real trades (the lower of the default and their own) with their open real trades, counted only
+ * for a user with a cap. One prepared statement whatever the batch's size: a row for the
+ * settings, one per pair, one per user, each built from the owners' scalar subqueries (cheap to
+ * plan, one index probe each). Called after the wallet's `lockStakeAccounts`, so (under READ
+ * COMMITTED) it sees everything committed before the lock was granted, as separate reads would;
+ * and since every placement of a user takes those locks, the user's open trades cannot change
+ * before this batch commits.
  */
 export async function loadPlacementContext(
   trx: Transaction<Database>,
@@ -67,29 +73,56 @@ export async function loadPlacementContext(
       pair_active: boolean | null;
       pair_payout_pct: number | null;
       cents: number | null;
+      max_stake: number | null;
+      max_trades: number | null;
+      open_trades: number | null;
+      open_stake: number | null;
     }>`
       select 'settings' as kind, null::text as key, null::boolean as pair_active,
-             null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents
+             null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents,
+             null::bigint as max_stake, null::integer as max_trades, null::bigint as open_trades,
+             null::bigint as open_stake
       union all
-      select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null
+      select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null, null, null, null, null
       from unnest(${[...new Set(symbols)]}::text[]) as p (symbol)
       union all
-      select 'user', u.id, null, null, ${stake.activeBonusCents}
-      from unnest(${[...new Set(userIds)]}::text[]) as u (id)`.compile(trx),
+      select 'user', u.id, null, null, ${stake.activeBonusCents}, c.max_stake, c.max_trades,
+             case when c.capped then (select count(*) from trades t
+               where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end,
+             case when c.capped then (select coalesce(sum(t.amount_cents), 0) from trades t
+               where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end
+      from unnest(${[...new Set(userIds)]}::text[]) as u (id)
+      cross join lateral (
+        select least(s.trader_max_open_stake_cents, l.max_open_stake_cents) as max_stake,
+               least(s.trader_max_open_trades, l.max_open_trades) as max_trades,
+               coalesce(s.trader_max_open_stake_cents, s.trader_max_open_trades,
+                        l.max_open_stake_cents, l.max_open_trades) is not null as capped
+        from risk_settings s left join risk_trader_limits l on l.user_id = u.id::uuid
+      ) c`.compile(trx),
   );
   const settings = rows.find((row) => row.kind === 'settings');
   // platform_settings is a singleton created by its migration; without it nothing can be placed.
   if (!settings || settings.cents === null) throw new Error('platform_settings has no row');
   const pairs = new Map<string, { symbol: string; active: boolean; payout_pct: number }>();
   const activeBonusCents = new Map<string, number>();
+  const traders = new Map<string, TraderRisk>();
   for (const row of rows) {
     if (row.kind === 'pair' && row.key !== null && row.pair_active !== null && row.pair_payout_pct !== null) {
       pairs.set(row.key, { symbol: row.key, active: row.pair_active, payout_pct: row.pair_payout_pct });
     }
-    if (row.kind === 'user' && row.key !== null && row.cents !== null)
-      activeBonusCents.set(row.key, row.cents);
+    if (row.kind === 'user' && row.key !== null) {
+      if (row.cents !== null) activeBonusCents.set(row.key, row.cents);
+      if (row.open_trades !== null) {
+        traders.set(row.key, {
+          openTrades: Number(row.open_trades),
+          openStakeCents: Number(row.open_stake ?? 0),
+          maxOpenTrades: row.max_trades,
+          maxOpenStakeCents: row.max_stake,
+        });
+      }
+    }
   }
-  return { pairs, maxStakeCents: settings.cents, activeBonusCents };
+  return { pairs, maxStakeCents: settings.cents, activeBonusCents, traders };
 }
 
 export interface NewTrade {

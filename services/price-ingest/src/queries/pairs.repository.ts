@@ -14,8 +14,11 @@ type Db = Kysely<Database> | Transaction<Database>;
 /** More pairs than any real platform lists; bounds every pair query and the caches built on them. */
 export const PAIRS_KNOWN_MAX = 1_000;
 
+/** A pair as price-ingest knows it: the API's, without the payouts and status the risk controls add (the order service's). */
+export type PairWithStatus = Omit<MarketPair, 'payout_up_pct' | 'payout_down_pct' | 'real_trading'>;
+
 /** A pair as stored: its terms and its feed configuration. */
-export type PairRow = Omit<MarketPair, 'feed_status'>;
+export type PairRow = Omit<PairWithStatus, 'feed_status'>;
 
 const PAIR_COLUMNS = [
   'symbol',
@@ -73,7 +76,7 @@ type PairStatusRow = PairRow & {
  * The status from the stored report. A report of another provider than the one configured (the
  * pair was just switched) counts as no report: the new feed has not ticked yet.
  */
-function withFeedStatus(row: PairStatusRow, nowMs: number): MarketPair {
+function withFeedStatus(row: PairStatusRow, nowMs: number): PairWithStatus {
   const {
     primary_at_ms,
     divergence_bps,
@@ -96,7 +99,7 @@ function withFeedStatus(row: PairStatusRow, nowMs: number): MarketPair {
 }
 
 /** Every pair, disabled ones included, in display order, with its feed status at `nowMs`. */
-export async function listPairs(db: Db, limit: number, nowMs: number): Promise<MarketPair[]> {
+export async function listPairs(db: Db, limit: number, nowMs: number): Promise<PairWithStatus[]> {
   const rows = await pairsWithStatus(db)
     .orderBy('p.sort_order')
     .orderBy('p.created_at')
@@ -107,7 +110,7 @@ export async function listPairs(db: Db, limit: number, nowMs: number): Promise<M
 }
 
 /** One pair with its feed status, or undefined. */
-export async function readPair(db: Db, symbol: string, nowMs: number): Promise<MarketPair | undefined> {
+export async function readPair(db: Db, symbol: string, nowMs: number): Promise<PairWithStatus | undefined> {
   const row = await pairsWithStatus(db).where('p.symbol', '=', symbol).executeTakeFirst();
   return row && withFeedStatus(row, nowMs);
 }

@@ -15,6 +15,11 @@ import { executePrepared, type Database } from '@updown/runtime';
  *   3. `bonus`    active bonus rows, in bonus id order (`for no key update`).
  *   4. `accounts` ledger accounts, every one the command will touch, in ONE statement, in account
  *                 id order (`for update`).
+ *   5. `books`    the risk books of the pairs whose open real trades the command changes (the
+ *                 order service's `risk_pairs`, README "Risk controls"), in pair order, by the
+ *                 caller's statement: placement checks its caps under them, settlement takes
+ *                 settled trades out of them. Last, so a command holds a pair's book only for
+ *                 the end of its transaction, and waits for nothing while holding it.
  *
  * A command may skip levels but never returns to a lower one, and takes level 4 once: the
  * transfers it then posts may only touch accounts it already holds (`transfer` and
@@ -25,7 +30,7 @@ import { executePrepared, type Database } from '@updown/runtime';
  * is requested, so a command written against the protocol fails in its tests, not under load.
  */
 
-export const LOCK_LEVELS = ['wallet', 'claim', 'bonus', 'accounts'] as const;
+export const LOCK_LEVELS = ['wallet', 'claim', 'bonus', 'accounts', 'books'] as const;
 export type LockLevel = (typeof LOCK_LEVELS)[number];
 
 /** A command asked for a lock below one it already holds, or for accounts twice. A programming error. */
@@ -92,6 +97,15 @@ export async function lockWallets(trx: Transaction<Database>, userIds: readonly 
 export async function claimRows<T>(trx: Transaction<Database>, claim: () => Promise<T>): Promise<T> {
   step(trx, 'claim');
   return claim();
+}
+
+/**
+ * Level 5: runs the caller's statement locking the risk books of its pairs (`select … order by
+ * pair for update`) as this command's books step.
+ */
+export async function lockBooks<T>(trx: Transaction<Database>, lock: () => Promise<T>): Promise<T> {
+  step(trx, 'books');
+  return lock();
 }
 
 export interface LockedBonus {

@@ -5,8 +5,9 @@ import * as timeUnits from './0032_time_units';
 import * as tradesSettledPosition from './0033_trades_settled_position';
 import * as tradesOpenedPosition from './0034_trades_opened_position';
 import * as tradesVoidReason from './0035_trades_void_reason';
+import * as risk from './0036_risk';
 
-/** Trades. */
+/** Trades and their risk controls. */
 export const orderMigrations: MigrationSet = {
   owner: 'order',
   migrations: {
@@ -16,5 +17,6 @@ export const orderMigrations: MigrationSet = {
     '0033_trades_settled_position': tradesSettledPosition,
     '0034_trades_opened_position': tradesOpenedPosition,
     '0035_trades_void_reason': tradesVoidReason,
+    '0036_risk': risk,
   },
 };

@@ -1,0 +1,415 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { executePrepared, type Database } from '@updown/runtime';
+import { lockBooks } from '@updown/wallet';
+import type { RiskPairsTable } from '../db/tables';
+import {
+  breakerTrips,
+  breakerWindowStart,
+  EMPTY_BOOK,
+  minuteOf,
+  potentialProfitCents,
+  suspensionReason,
+  type Direction,
+  type PairBook,
+  type PairRisk,
+  type PairRiskSettings,
+} from './risk.domain';
+
+/**
+ * The risk tables' statements (migration 0036). The books (`risk_pairs`) change only in the
+ * transactions that open and settle real trades, under the wallet's lock protocol level 5.
+ */
+
+export type RiskPairRow = Selectable<RiskPairsTable>;
+
+export function settingsOf(row: RiskPairRow): PairRiskSettings {
+  return {
+    capCents: { UP: row.exposure_cap_up_cents, DOWN: row.exposure_cap_down_cents },
+    skewMaxPct: row.skew_max_pct,
+    skewFullAtCents: row.skew_full_at_cents,
+    lossLimitCents: row.loss_limit_cents,
+    lossWindowMin: row.loss_window_min,
+  };
+}
+
+export function bookOf(row: RiskPairRow): PairBook {
+  return {
+    UP: { openTrades: row.up_open_trades, stakeCents: row.up_stake_cents, profitCents: row.up_profit_cents },
+    DOWN: {
+      openTrades: row.down_open_trades,
+      stakeCents: row.down_stake_cents,
+      profitCents: row.down_profit_cents,
+    },
+  };
+}
+
+export function pairRiskOf(row: RiskPairRow): PairRisk {
+  return { settings: settingsOf(row), book: bookOf(row), suspendedReason: row.suspended_reason };
+}
+
+/** A pair no admin has configured: no caps, no skew, no breaker, an empty book. */
+export const DEFAULT_PAIR_RISK: PairRisk = {
+  settings: {
+    capCents: { UP: null, DOWN: null },
+    skewMaxPct: 0,
+    skewFullAtCents: 100_000,
+    lossLimitCents: null,
+    lossWindowMin: 60,
+  },
+  book: EMPTY_BOOK,
+  suspendedReason: null,
+};
+
+/**
+ * Locks the books of these pairs (level 5 of the wallet's lock protocol), in pair order, creating
+ * the missing ones. Only known pairs are passed: a book is never made for a symbol that is not a pair.
+ */
+export async function lockPairRisks(
+  trx: Transaction<Database>,
+  pairs: readonly string[],
+): Promise<Map<string, RiskPairRow>> {
+  const wanted = [...new Set(pairs)].sort();
+  return lockBooks(trx, async () => {
+    if (wanted.length === 0) return new Map();
+    const select = () =>
+      executePrepared(
+        trx,
+        sql<RiskPairRow>`select * from risk_pairs where pair = any(${wanted}::text[]) order by pair for update`.compile(
+          trx,
+        ),
+      );
+    let { rows } = await select();
+    if (rows.length < wanted.length) {
+      await sql`insert into risk_pairs (pair) select unnest(${wanted}::text[]) on conflict (pair) do nothing`.execute(
+        trx,
+      );
+      ({ rows } = await select());
+    }
+    return new Map(rows.map((row) => [row.pair, row]));
+  });
+}
+
+interface BookDelta {
+  readonly pair: string;
+  readonly direction: Direction;
+  readonly amountCents: number;
+  readonly payoutPct: number;
+}
+
+function sumByPair(trades: readonly BookDelta[]) {
+  const sums = new Map<
+    string,
+    { upN: number; upStake: number; upProfit: number; downN: number; downStake: number; downProfit: number }
+  >();
+  for (const t of trades) {
+    const s = sums.get(t.pair) ?? { upN: 0, upStake: 0, upProfit: 0, downN: 0, downStake: 0, downProfit: 0 };
+    const profit = potentialProfitCents(t.amountCents, t.payoutPct);
+    if (t.direction === 'UP') {
+      s.upN++;
+      s.upStake += t.amountCents;
+      s.upProfit += profit;
+    } else {
+      s.downN++;
+      s.downStake += t.amountCents;
+      s.downProfit += profit;
+    }
+    sums.set(t.pair, s);
+  }
+  return [...sums].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Adds (sign 1) or takes out (sign −1) open real trades from their pairs' books, one statement
+ * for all. The caller holds the books (`lockPairRisks`). Returns the rows as updated.
+ */
+export async function changeBooks(
+  trx: Transaction<Database>,
+  trades: readonly BookDelta[],
+  sign: 1 | -1,
+): Promise<RiskPairRow[]> {
+  const sums = sumByPair(trades);
+  if (sums.length === 0) return [];
+  const col = (pick: (s: (typeof sums)[number][1]) => number) => sums.map(([, s]) => sign * pick(s));
+  // Taking out never goes below zero: a book that drifted from its trades (only trades written
+  // around placement can do that; `bookDrift` finds it, `recountBooks` mends it) must not stop
+  // settlement from paying them.
+  const { rows } = await sql<RiskPairRow>`
+    update risk_pairs r
+    set up_open_trades = greatest(0, r.up_open_trades + d.up_n),
+        up_stake_cents = greatest(0, r.up_stake_cents + d.up_stake),
+        up_profit_cents = greatest(0, r.up_profit_cents + d.up_profit),
+        down_open_trades = greatest(0, r.down_open_trades + d.down_n),
+        down_stake_cents = greatest(0, r.down_stake_cents + d.down_stake),
+        down_profit_cents = greatest(0, r.down_profit_cents + d.down_profit)
+    from unnest(
+      ${sums.map(([pair]) => pair)}::text[],
+      ${col((s) => s.upN)}::int[], ${col((s) => s.upStake)}::bigint[], ${col((s) => s.upProfit)}::bigint[],
+      ${col((s) => s.downN)}::int[], ${col((s) => s.downStake)}::bigint[], ${col((s) => s.downProfit)}::bigint[]
+    ) as d (pair, up_n, up_stake, up_profit, down_n, down_stake, down_profit)
+    where r.pair = d.pair
+    returning r.*`.execute(trx);
+  return rows;
+}
+
+/** The open real trades of each pair as the trades table has them, in the books' columns. */
+const BOOKS_FROM_TRADES = sql`
+  select pair,
+         count(*) filter (where direction = 'UP')::int as up_open_trades,
+         coalesce(sum(amount_cents) filter (where direction = 'UP'), 0)::bigint as up_stake_cents,
+         coalesce(sum(amount_cents * round(payout_pct * 100)::bigint / 10000) filter (where direction = 'UP'), 0)::bigint
+           as up_profit_cents,
+         count(*) filter (where direction = 'DOWN')::int as down_open_trades,
+         coalesce(sum(amount_cents) filter (where direction = 'DOWN'), 0)::bigint as down_stake_cents,
+         coalesce(sum(amount_cents * round(payout_pct * 100)::bigint / 10000) filter (where direction = 'DOWN'), 0)::bigint
+           as down_profit_cents
+  from trades where status = 'pending' and account_type = 'real'
+  group by pair`;
+
+/**
+ * The pairs whose book differs from their open real trades (none, as long as every trade was
+ * opened by placement and closed by settlement): what `ledger:verify`-style checks and the race
+ * tests assert is empty.
+ */
+export async function bookDrift(
+  db: Kysely<Database> | Transaction<Database>,
+): Promise<{ pair: string; book: PairBook; trades: PairBook }[]> {
+  const { rows } = await sql<{ pair: string; book: number[]; trades: number[] }>`
+    with t as (${BOOKS_FROM_TRADES}),
+    b as (
+      select pair, array[up_open_trades, up_stake_cents, up_profit_cents, down_open_trades, down_stake_cents,
+                         down_profit_cents]::bigint[] as v
+      from risk_pairs
+    ),
+    o as (
+      select pair, array[up_open_trades, up_stake_cents, up_profit_cents, down_open_trades, down_stake_cents,
+                         down_profit_cents]::bigint[] as v
+      from t
+    )
+    select coalesce(b.pair, o.pair) as pair, coalesce(b.v, '{0,0,0,0,0,0}') as book,
+           coalesce(o.v, '{0,0,0,0,0,0}') as trades
+    from b full join o on o.pair = b.pair
+    where coalesce(b.v, '{0,0,0,0,0,0}') is distinct from coalesce(o.v, '{0,0,0,0,0,0}')
+    order by 1`.execute(db);
+  const asBook = (v: readonly (number | string)[]): PairBook => {
+    const n = v.map(Number);
+    return {
+      UP: { openTrades: n[0]!, stakeCents: n[1]!, profitCents: n[2]! },
+      DOWN: { openTrades: n[3]!, stakeCents: n[4]!, profitCents: n[5]! },
+    };
+  };
+  return rows.map((row) => ({ pair: row.pair, book: asBook(row.book), trades: asBook(row.trades) }));
+}
+
+/**
+ * Sets the books from the open real trades: for data written around placement (fixtures, the
+ * storm's seed, a restore), and the mend for a drift. Locks every book it rewrites.
+ */
+export async function recountBooks(trx: Transaction<Database>): Promise<void> {
+  await sql`
+    with t as (${BOOKS_FROM_TRADES}),
+    zeroed as (
+      update risk_pairs set up_open_trades = 0, up_stake_cents = 0, up_profit_cents = 0, down_open_trades = 0,
+                            down_stake_cents = 0, down_profit_cents = 0
+      where pair not in (select pair from t)
+    )
+    insert into risk_pairs (pair, up_open_trades, up_stake_cents, up_profit_cents, down_open_trades,
+                            down_stake_cents, down_profit_cents)
+    select * from t
+    on conflict (pair) do update set
+      up_open_trades = excluded.up_open_trades, up_stake_cents = excluded.up_stake_cents,
+      up_profit_cents = excluded.up_profit_cents, down_open_trades = excluded.down_open_trades,
+      down_stake_cents = excluded.down_stake_cents, down_profit_cents = excluded.down_profit_cents`.execute(
+    trx,
+  );
+}
+
+export interface SettledRealTrade extends BookDelta {
+  /** The trader's P/L; the house's is its opposite. */
+  readonly pnlCents: number;
+}
+
+export interface Suspension {
+  readonly pair: string;
+  readonly reason: string;
+  readonly windowPnlCents: number;
+}
+
+/**
+ * Settlement's part of the risk controls, at the end of its transaction: takes the settled real
+ * trades out of their pairs' books, adds the house's P/L to the pairs' minute, and trips the loss
+ * breaker of every pair whose window P/L is now below its limit. Returns the new suspensions.
+ */
+export async function settleIntoBooks(
+  trx: Transaction<Database>,
+  trades: readonly SettledRealTrade[],
+  nowMs: number,
+): Promise<Suspension[]> {
+  if (trades.length === 0) return [];
+  const pairs = [...new Set(trades.map((t) => t.pair))];
+  await lockPairRisks(trx, pairs);
+  const rows = await changeBooks(trx, trades, -1);
+  const housePnl = new Map<string, number>();
+  for (const t of trades) housePnl.set(t.pair, (housePnl.get(t.pair) ?? 0) - t.pnlCents);
+  const minute = minuteOf(nowMs);
+  await sql`
+    insert into risk_house_pnl (pair, minute_ms, pnl_cents)
+    select pair, ${minute}::bigint, pnl from unnest(${[...housePnl.keys()]}::text[], ${[...housePnl.values()]}::bigint[]) as h (pair, pnl)
+    on conflict (pair, minute_ms) do update set pnl_cents = risk_house_pnl.pnl_cents + excluded.pnl_cents`.execute(
+    trx,
+  );
+  const armed = rows.filter((row) => row.loss_limit_cents !== null && row.suspended_at_ms === null);
+  if (armed.length === 0) return [];
+  const windows = await windowPnl(trx, armed, nowMs);
+  const tripped: Suspension[] = [];
+  for (const row of armed) {
+    const pnl = windows.get(row.pair) ?? 0;
+    if (breakerTrips(pnl, row.loss_limit_cents)) {
+      tripped.push({
+        pair: row.pair,
+        windowPnlCents: pnl,
+        reason: suspensionReason(pnl, row.loss_limit_cents!, row.loss_window_min),
+      });
+    }
+  }
+  if (tripped.length > 0) {
+    await sql`
+      update risk_pairs r set suspended_at_ms = ${nowMs}::bigint, suspended_reason = s.reason
+      from unnest(${tripped.map((t) => t.pair)}::text[], ${tripped.map((t) => t.reason)}::text[]) as s (pair, reason)
+      where r.pair = s.pair`.execute(trx);
+  }
+  return tripped;
+}
+
+/** The house's P/L per pair over each pair's breaker window (since its last resume, if later). */
+export async function windowPnl(
+  db: Kysely<Database> | Transaction<Database>,
+  pairs: readonly Pick<RiskPairRow, 'pair' | 'loss_window_min' | 'resumed_at_ms'>[],
+  nowMs: number,
+): Promise<Map<string, number>> {
+  if (pairs.length === 0) return new Map();
+  const { rows } = await sql<{ pair: string; pnl: number }>`
+    select w.pair, coalesce(sum(h.pnl_cents), 0)::bigint as pnl
+    from unnest(${pairs.map((p) => p.pair)}::text[],
+                ${pairs.map((p) => breakerWindowStart(nowMs, p.loss_window_min, p.resumed_at_ms))}::bigint[])
+      as w (pair, since)
+    left join risk_house_pnl h on h.pair = w.pair and h.minute_ms >= w.since
+    group by w.pair`.execute(db);
+  return new Map(rows.map((r) => [r.pair, Number(r.pnl)]));
+}
+
+/** The house's P/L per pair since `sinceMs` (the Risk tab's "today"). */
+export async function pnlSince(db: Kysely<Database>, sinceMs: number): Promise<Map<string, number>> {
+  const { rows } = await sql<{ pair: string; pnl: number }>`
+    select pair, sum(pnl_cents)::bigint as pnl from risk_house_pnl where minute_ms >= ${minuteOf(sinceMs)}::bigint
+    group by pair`.execute(db);
+  return new Map(rows.map((r) => [r.pair, Number(r.pnl)]));
+}
+
+/** The risk rows of these pairs, or of every pair (the Risk tab, the pairs list's payouts, the metrics). */
+export async function listPairRisks(
+  db: Kysely<Database>,
+  pairs?: readonly string[],
+): Promise<Map<string, RiskPairRow>> {
+  if (pairs && pairs.length === 0) return new Map();
+  let query = db.selectFrom('risk_pairs').selectAll().orderBy('pair');
+  if (pairs) query = query.where('pair', 'in', [...pairs]);
+  const rows = await query.execute();
+  return new Map(rows.map((row) => [row.pair, row]));
+}
+
+/** Writes a pair's settings (the admin's), creating its row; returns it. The book is not touched. */
+export async function writePairRiskSettings(
+  trx: Transaction<Database>,
+  pair: string,
+  settings: PairRiskSettings,
+): Promise<RiskPairRow> {
+  const values = {
+    exposure_cap_up_cents: settings.capCents.UP,
+    exposure_cap_down_cents: settings.capCents.DOWN,
+    skew_max_pct: settings.skewMaxPct,
+    skew_full_at_cents: settings.skewFullAtCents,
+    loss_limit_cents: settings.lossLimitCents,
+    loss_window_min: settings.lossWindowMin,
+  };
+  return trx
+    .insertInto('risk_pairs')
+    .values({ pair, ...values })
+    .onConflict((oc) => oc.column('pair').doUpdateSet(values))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Locks one pair's risk row for an admin change, creating it; undefined never (the pair is known). */
+export async function lockPairRiskForChange(trx: Transaction<Database>, pair: string): Promise<RiskPairRow> {
+  const rows = await lockPairRisks(trx, [pair]);
+  return rows.get(pair)!;
+}
+
+/** Lifts a pair's suspension; its breaker counts again from the next whole minute. */
+export async function resumePair(
+  trx: Transaction<Database>,
+  pair: string,
+  nowMs: number,
+): Promise<RiskPairRow> {
+  return trx
+    .updateTable('risk_pairs')
+    .set({ suspended_at_ms: null, suspended_reason: null, resumed_at_ms: nowMs })
+    .where('pair', '=', pair)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export interface TraderCaps {
+  readonly maxOpenStakeCents: number | null;
+  readonly maxOpenTrades: number | null;
+}
+
+export async function readTraderDefaults(db: Kysely<Database> | Transaction<Database>): Promise<TraderCaps> {
+  const row = await db.selectFrom('risk_settings').selectAll().executeTakeFirstOrThrow();
+  return { maxOpenStakeCents: row.trader_max_open_stake_cents, maxOpenTrades: row.trader_max_open_trades };
+}
+
+export async function writeTraderDefaults(trx: Transaction<Database>, caps: TraderCaps): Promise<TraderCaps> {
+  await trx
+    .updateTable('risk_settings')
+    .set({ trader_max_open_stake_cents: caps.maxOpenStakeCents, trader_max_open_trades: caps.maxOpenTrades })
+    .execute();
+  return caps;
+}
+
+/** Each listed user's own caps; users without are absent. */
+export async function traderLimitsOf(
+  db: Kysely<Database> | Transaction<Database>,
+  userIds: readonly string[],
+): Promise<Map<string, TraderCaps>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('risk_trader_limits')
+    .selectAll()
+    .where('user_id', 'in', [...userIds])
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.user_id,
+      { maxOpenStakeCents: r.max_open_stake_cents, maxOpenTrades: r.max_open_trades },
+    ]),
+  );
+}
+
+/** Sets a trader's own caps; both null removes them. */
+export async function writeTraderLimits(
+  trx: Transaction<Database>,
+  userId: string,
+  caps: TraderCaps,
+): Promise<void> {
+  if (caps.maxOpenStakeCents === null && caps.maxOpenTrades === null) {
+    await trx.deleteFrom('risk_trader_limits').where('user_id', '=', userId).execute();
+    return;
+  }
+  const values = { max_open_stake_cents: caps.maxOpenStakeCents, max_open_trades: caps.maxOpenTrades };
+  await trx
+    .insertInto('risk_trader_limits')
+    .values({ user_id: userId, ...values })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .execute();
+}
