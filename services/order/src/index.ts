@@ -113,3 +113,20 @@ export {
   type TraderCaps,
 } from './risk/risk.repository';
 export { withRiskQuotes, type PairQuote } from './risk/risk.queries';
+export {
+  AFTER_MOVE_PCT_FLOOR,
+  LARGE_MOVE_BPS,
+  MOVE_LOOKBACK_MS,
+  TOXICITY_TRADES_MAX,
+  TOXICITY_WINDOW_DAYS,
+  toxicityOf,
+  type ScoredTrade,
+  type Toxicity,
+} from './risk/toxicity.domain';
+export {
+  listTopToxicity,
+  refreshToxicityScores,
+  toxicityByUser,
+  type ToxicityRow,
+} from './risk/toxicity.repository';
+export { startToxicityScoring, TOXICITY_INTERVAL_MS_DEFAULT, type ToxicityJob } from './risk/toxicity-job';

@@ -6,6 +6,7 @@ import { orderMigrations } from './db/migrations/index';
 import { buildOrderApp } from './http/order-app';
 import { openedTradesSource, ORDER_PRODUCER } from './trades/opened-events';
 import { createPlaceTrade } from './trades/place-trade.handler';
+import { startToxicityScoring } from './risk/toxicity-job';
 
 /**
  * `npm run start:order`: the order service alone. It keeps the latest price of every pair from
@@ -46,8 +47,10 @@ runStandalone({
       throw error;
     }
     logger.info({ address }, 'order service listening');
+    const toxicity = startToxicityScoring({ db: database.db, clock, logger });
     return {
       async stop() {
+        await toxicity.stop();
         await app.close();
         await prices.stop();
       },

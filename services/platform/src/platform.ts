@@ -28,7 +28,7 @@ import {
 } from '@updown/gateway';
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { startBonusExpiry } from '@updown/wallet';
-import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER } from '@updown/order';
+import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER, startToxicityScoring } from '@updown/order';
 import {
   SETTLEMENT_PRODUCER,
   settledTradesSource,
@@ -147,6 +147,8 @@ export async function startPlatform(
     stopLater('payment recovery', () => paymentRecovery.stop());
     const bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
     stopLater('bonus expiry', () => bonusExpiry.stop());
+    const toxicity = startToxicityScoring({ db: database.db, clock, logger });
+    stopLater('toxicity scoring', () => toxicity.stop());
 
     const gateway = await startGateway({
       config,
