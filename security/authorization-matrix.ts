@@ -308,6 +308,44 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     }),
   },
   'GET /api/admin/feeds': { expect: adminOnly(200), request: () => get('/api/admin/feeds') },
+  // Risk controls: admin only, every one of them.
+  'GET /api/admin/risk': { expect: adminOnly(200), request: () => get('/api/admin/risk') },
+  'PUT /api/admin/risk/pairs/:symbol': {
+    expect: adminOnly(200),
+    request: async (c) => ({
+      method: 'PUT',
+      url: `/api/admin/risk/pairs/${await c.fx.newPair()}`,
+      payload: {
+        exposure_cap_up: 1_000,
+        exposure_cap_down: null,
+        skew_max_pct: 5,
+        skew_full_at: 500,
+        loss_limit: null,
+        loss_window_min: 60,
+      },
+    }),
+  },
+  // A pair never suspended: the admin gets as far as the refusal to resume it.
+  'POST /api/admin/risk/pairs/:symbol/resume': {
+    expect: adminOnly(409),
+    request: async (c) => ({ method: 'POST', url: `/api/admin/risk/pairs/${await c.fx.newPair()}/resume` }),
+  },
+  'PUT /api/admin/risk/traders': {
+    expect: adminOnly(200),
+    request: () => ({
+      method: 'PUT',
+      url: '/api/admin/risk/traders',
+      payload: { max_open_stake: null, max_open_trades: null },
+    }),
+  },
+  'PUT /api/admin/users/:id/limits': {
+    expect: adminOnly(200),
+    request: (c) => ({
+      method: 'PUT',
+      url: `/api/admin/users/${c.fx.principals.owner.id}/limits`,
+      payload: { max_open_stake: 500, max_open_trades: 10 },
+    }),
+  },
   'GET /api/admin/settings': { expect: adminOnly(200), request: () => get('/api/admin/settings') },
   'POST /api/admin/settings': {
     expect: adminOnly(200),

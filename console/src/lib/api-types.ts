@@ -1190,7 +1190,7 @@ export interface paths {
     put?: never;
     /**
      * Place a trade
-     * @description Takes the entry price from the latest tick the server holds. Honours `Idempotency-Key`: a retry returns the first trade and debits once.
+     * @description Takes the entry price from the latest tick the server holds. Honours `Idempotency-Key`: a retry returns the first trade and debits once. Refusals with 409: `STALE_PRICE`, `FEEDS_DIVERGED` (the feeds), `PAYOUT_CHANGED` (the payout offered on the direction fell below `payout_pct`), `PAIR_SUSPENDED` (the loss breaker holds real trades on the pair), `EXPOSURE_CAP_REACHED` (the pair and direction), `OPEN_STAKE_CAP_REACHED` and `OPEN_TRADES_CAP_REACHED` (the trader's caps), `IDEMPOTENCY_CONFLICT`.
      */
     post: {
       parameters: {
@@ -1922,6 +1922,8 @@ export interface paths {
         query?: {
           limit?: number;
           offset?: number;
+          /** @description `registered`: newest first. `toxicity`: highest toxicity score first, unscored last */
+          sort?: 'registered' | 'toxicity';
         };
         header?: never;
         path?: never;
@@ -1977,6 +1979,474 @@ export interface paths {
       };
     };
     put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/risk': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Live exposure per pair and direction against its cap, house P/L per pair today, suspended pairs, default trader caps and the top traders by toxicity */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Live exposure per pair and direction against its cap, house P/L per pair today, suspended pairs, default trader caps and the top traders by toxicity */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['RiskOverview'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/risk/pairs/{symbol}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set a pair's exposure caps, payout skew and loss breaker; applies to the next placement */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['UpdatePairRiskBody'];
+        };
+      };
+      responses: {
+        /** @description Set a pair's exposure caps, payout skew and loss breaker; applies to the next placement */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PairRisk'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/risk/pairs/{symbol}/resume': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Lift the loss breaker: real placements on the pair are taken again, and its window counts from the next whole minute */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          symbol: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Lift the loss breaker: real placements on the pair are taken again, and its window counts from the next whole minute */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['PairRisk'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/risk/traders': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** The default caps on every trader's open real trades (a trader's own caps can only be lower) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['UpdateTraderLimitsBody'];
+        };
+      };
+      responses: {
+        /** @description The default caps on every trader's open real trades (a trader's own caps can only be lower) */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TraderRiskDefaults'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{id}/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set a trader's own caps on open real trades, lower than the defaults; nulls fall back to the defaults */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['UpdateTraderLimitsBody'];
+        };
+      };
+      responses: {
+        /** @description A trader's own lower caps; null fields fall back to the defaults */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TraderLimits'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
     post?: never;
     delete?: never;
     options?: never;
@@ -3805,6 +4275,8 @@ export interface components {
        */
       created_at: string;
       stats?: components['schemas']['AdminUserStats'];
+      toxicity?: components['schemas']['ToxicityScore'] | null;
+      limits?: components['schemas']['TraderLimits'] | null;
     };
     /** AdminUserList */
     AdminUserList: components['schemas']['AdminUser'][];
@@ -3867,6 +4339,23 @@ export interface components {
     };
     /** Direction */
     Direction: 'UP' | 'DOWN';
+    /** DirectionExposure */
+    DirectionExposure: {
+      /** @description Open real trades on this side */
+      open_trades: number;
+      /** @description Their stakes, dollars */
+      open_stake: number;
+      /** @description What they win if this side wins (stake x payout), dollars */
+      potential_profit: number;
+      /** @description The house's loss if this side wins: potential_profit minus the other side's open stakes, dollars (negative: the house gains) */
+      exposure: number;
+      /** @description The cap, dollars; null for none */
+      cap: number | null;
+      /** @description exposure / cap x 100, 1 decimal, 0 when exposure is negative; null without a cap */
+      used_pct: number | null;
+      /** @description The payout offered on this side now (after skew) */
+      payout_pct: number;
+    };
     /** Dispute */
     Dispute: {
       /** Format: uuid */
@@ -4026,6 +4515,12 @@ export interface components {
       /** @description Largest allowed disagreement between the feed and its reference, basis points; beyond it the pair pauses and trades entering or expiring then are void */
       reference_spread_bps: number | null;
       feed_status: components['schemas']['FeedStatus'];
+      /** @description Payout offered on UP now: payout_pct, or less while UP is the heavier side of an imbalanced pair (risk skew) */
+      payout_up_pct: number;
+      /** @description Payout offered on DOWN now, as payout_up_pct */
+      payout_down_pct: number;
+      /** @description `suspended` while the loss circuit-breaker holds real placements on the pair (demo trading stays open) */
+      real_trading: 'open' | 'suspended';
     };
     /** MarketPairList */
     MarketPairList: components['schemas']['MarketPair'][];
@@ -4037,6 +4532,43 @@ export interface components {
       /** @enum {string} */
       code: 'NOT_READY';
       checks: components['schemas']['ReadinessChecks'];
+    };
+    /** PairRisk */
+    PairRisk: {
+      /** @description Pair symbol, upper case, e.g. BTCUSDT */
+      symbol: string;
+      /** @description The pair's payout, before skew */
+      payout_pct: number;
+      settings: components['schemas']['PairRiskSettings'];
+      up: components['schemas']['DirectionExposure'];
+      down: components['schemas']['DirectionExposure'];
+      /** @description House's real P/L on the pair since 00:00 UTC, dollars */
+      pnl_today: number;
+      /** @description House's real P/L over the breaker's window (since the last resume, if later), dollars */
+      pnl_window: number;
+      /** @description True while the breaker holds real placements on the pair */
+      suspended: boolean;
+      /** Format: date-time */
+      suspended_at: string | null;
+      suspended_reason: string | null;
+    };
+    /**
+     * PairRiskSettings
+     * @description A pair's risk settings, as `UpdatePairRiskBody` sets them
+     */
+    PairRiskSettings: {
+      /** @description Cap on UP exposure, dollars; null for none */
+      exposure_cap_up: number | null;
+      /** @description Cap on DOWN exposure, dollars; null for none */
+      exposure_cap_down: number | null;
+      /** @description Most points the heavier side's payout drops; 0 for no skew */
+      skew_max_pct: number;
+      /** @description Imbalance of open real stakes at which the whole skew applies, dollars */
+      skew_full_at: number;
+      /** @description Loss limit of the breaker, dollars; null for no breaker */
+      loss_limit: number | null;
+      /** @description Rolling window of the breaker, minutes */
+      loss_window_min: number;
     };
     /** PaymentRequest */
     PaymentRequest: {
@@ -4070,6 +4602,8 @@ export interface components {
        */
       duration: 60 | 120 | 180 | 240 | 300 | 900 | 1800 | 2700 | 3600;
       account_type?: components['schemas']['AccountType'];
+      /** @description The payout the trader was shown for this direction. If the trade would now get less (the payout is skewed as one side grows), it is refused with 409 `PAYOUT_CHANGED` instead of placed; omitted, the trade takes the payout in force. */
+      payout_pct?: number;
     };
     /** PlatformSettings */
     PlatformSettings: {
@@ -4198,6 +4732,24 @@ export interface components {
       decision: 'confirm' | 'correct';
       note: string;
     };
+    /** RiskOverview */
+    RiskOverview: {
+      pairs: components['schemas']['PairRisk'][];
+      trader_defaults: components['schemas']['TraderRiskDefaults'];
+      /** @description Highest toxicity first, at most 10 */
+      top_traders: components['schemas']['RiskTrader'][];
+      /** Format: date-time */
+      generated_at: string;
+    };
+    /** RiskTrader */
+    RiskTrader: {
+      /** Format: uuid */
+      user_id: string;
+      name: string;
+      email: string;
+      toxicity: components['schemas']['ToxicityScore'];
+      limits: components['schemas']['TraderLimits'] | null;
+    };
     /** Signature */
     Signature: {
       /** @enum {string} */
@@ -4243,6 +4795,35 @@ export interface components {
       access_token: string;
       /** @description The next refresh token; the one presented is now spent */
       refresh_token: string;
+    };
+    /**
+     * ToxicityScore
+     * @description A trader's toxicity score (README "Risk controls"); null on a user before their first scored trade
+     */
+    ToxicityScore: {
+      /** @description 0 (plays like chance) to 100 (toxic) */
+      score: number;
+      /** @description Settled real won/lost trades in the window */
+      trades: number;
+      wins: number;
+      /** @description How far the trader's P/L is above what chance would give at their payouts, in standard deviations */
+      z_score: number;
+      /** @description Share of their trades placed within seconds of a large price move on the pair, in the move's direction, % */
+      after_move_pct: number;
+      /** @description Gross profit / gross loss; null without a loss */
+      profit_factor: number | null;
+      /** @description The parts the score is made of */
+      components: {
+        /** @description 0-1, from z_score */
+        skill: number;
+        /** @description 0-1, from after_move_pct */
+        latency: number;
+        /** @description 0-1, from profit_factor, shrunk toward 0 for few trades */
+        profit: number;
+      };
+      window_days: number;
+      /** Format: date-time */
+      computed_at: string;
     };
     /** Trade */
     Trade: {
@@ -4294,6 +4875,21 @@ export interface components {
     };
     /** TradeList */
     TradeList: components['schemas']['Trade'][];
+    /**
+     * TraderLimits
+     * @description A trader's own lower caps; null fields fall back to the defaults
+     */
+    TraderLimits: {
+      max_open_stake: number | null;
+      max_open_trades: number | null;
+    };
+    /** TraderRiskDefaults */
+    TraderRiskDefaults: {
+      /** @description Most a trader may have staked on open real trades, dollars; null for no cap */
+      max_open_stake: number | null;
+      /** @description Most open real trades a trader may have; null for no cap */
+      max_open_trades: number | null;
+    };
     /** TwoFactorCodeRequest */
     TwoFactorCodeRequest: {
       /** @description The 6-digit code */
@@ -4319,6 +4915,28 @@ export interface components {
       reference_symbol?: string | null;
       /** @description Largest allowed disagreement with the reference, basis points (1 to 1000) */
       reference_spread_bps?: number | null;
+    };
+    /** UpdatePairRiskBody */
+    UpdatePairRiskBody: {
+      /** @description Most the house may lose on this pair's open real UP trades if UP wins (their potential profit minus the open DOWN stakes), dollars; null for no cap */
+      exposure_cap_up: number | null;
+      /** @description The same for DOWN; null for no cap */
+      exposure_cap_down: number | null;
+      /** @description Most points the heavier side's payout drops when the open real stakes are imbalanced; 0 turns skew off */
+      skew_max_pct: number;
+      /** @description Imbalance of open real stakes (heavier side minus lighter side, dollars) at which the whole skew applies; the drop grows linearly up to it */
+      skew_full_at: number;
+      /** @description Real placements on the pair are suspended when the house's real P/L on it over the window falls below minus this, dollars; null for no breaker */
+      loss_limit: number | null;
+      /** @description Rolling window of the loss circuit-breaker, minutes */
+      loss_window_min: number;
+    };
+    /** UpdateTraderLimitsBody */
+    UpdateTraderLimitsBody: {
+      /** @description Most a trader may have staked on open real trades, dollars; null for no cap */
+      max_open_stake: number | null;
+      /** @description Most open real trades a trader may have; null for no cap */
+      max_open_trades: number | null;
     };
     /** User */
     User: {

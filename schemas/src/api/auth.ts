@@ -191,17 +191,10 @@ export const AdminUserResponse = Type.Object(
     twofa_enabled: Type.Boolean(),
     created_at: Type.String({ format: 'date-time', description: 'When the user registered, ISO 8601' }),
     stats: Type.Optional(AdminUserStats),
-    toxicity: Type.Optional(
-      Type.Union([ToxicityScore, Type.Null()], {
-        description:
-          'The trader\'s toxicity score (README "Risk controls"); null before their first scored trade',
-      }),
-    ),
-    limits: Type.Optional(
-      Type.Union([TraderLimits, Type.Null()], {
-        description: "The trader's own lower caps; null for the defaults",
-      }),
-    ),
+    // A nullable use of a titled schema carries no description of its own: the OpenAPI
+    // document would merge it into the shared component. The components describe themselves.
+    toxicity: Type.Optional(Type.Union([ToxicityScore, Type.Null()])),
+    limits: Type.Optional(Type.Union([TraderLimits, Type.Null()])),
   },
   { title: 'AdminUser' },
 );

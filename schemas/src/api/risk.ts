@@ -38,52 +38,67 @@ const Dollars = (description: string, minimum: number) =>
     { description },
   );
 
-export const PairRiskSettings = Type.Object(
-  {
-    exposure_cap_up: Dollars(
-      "Most the house may lose on this pair's open real UP trades if UP wins (their potential profit minus the open DOWN stakes), dollars; null for no cap",
-      0,
-    ),
-    exposure_cap_down: Dollars('The same for DOWN; null for no cap', 0),
-    skew_max_pct: Type.Integer({
-      minimum: 0,
-      maximum: SKEW_MAX_PCT_MAX,
-      description:
-        "Most points the heavier side's payout drops when the open real stakes are imbalanced; 0 turns skew off",
-      ...refusal('INVALID_RISK_SETTINGS', {
-        '*': `The skew is a whole number of points from 0 to ${SKEW_MAX_PCT_MAX}`,
-      }),
+const pairRiskSettingsInput = {
+  exposure_cap_up: Dollars(
+    "Most the house may lose on this pair's open real UP trades if UP wins (their potential profit minus the open DOWN stakes), dollars; null for no cap",
+    0,
+  ),
+  exposure_cap_down: Dollars('The same for DOWN; null for no cap', 0),
+  skew_max_pct: Type.Integer({
+    minimum: 0,
+    maximum: SKEW_MAX_PCT_MAX,
+    description:
+      "Most points the heavier side's payout drops when the open real stakes are imbalanced; 0 turns skew off",
+    ...refusal('INVALID_RISK_SETTINGS', {
+      '*': `The skew is a whole number of points from 0 to ${SKEW_MAX_PCT_MAX}`,
     }),
-    skew_full_at: Type.Number({
-      minimum: 1,
-      maximum: RISK_DOLLARS_MAX,
-      multipleOf: 0.01,
-      description:
-        'Imbalance of open real stakes (heavier side minus lighter side, dollars) at which the whole skew applies; the drop grows linearly up to it',
-      ...refusal('INVALID_RISK_SETTINGS', {
-        '*': `The imbalance for the full skew is $1.00 to $${RISK_DOLLARS_MAX.toLocaleString('en-US')}.00`,
-      }),
+  }),
+  skew_full_at: Type.Number({
+    minimum: 1,
+    maximum: RISK_DOLLARS_MAX,
+    multipleOf: 0.01,
+    description:
+      'Imbalance of open real stakes (heavier side minus lighter side, dollars) at which the whole skew applies; the drop grows linearly up to it',
+    ...refusal('INVALID_RISK_SETTINGS', {
+      '*': `The imbalance for the full skew is $1.00 to $${RISK_DOLLARS_MAX.toLocaleString('en-US')}.00`,
     }),
-    loss_limit: Dollars(
-      "Real placements on the pair are suspended when the house's real P/L on it over the window falls below minus this, dollars; null for no breaker",
-      1,
-    ),
-    loss_window_min: Type.Integer({
-      minimum: LOSS_WINDOW_MIN_MIN,
-      maximum: LOSS_WINDOW_MIN_MAX,
-      description: 'Rolling window of the loss circuit-breaker, minutes',
-      ...refusal('INVALID_RISK_SETTINGS', {
-        '*': `The window is ${LOSS_WINDOW_MIN_MIN} to ${LOSS_WINDOW_MIN_MAX} minutes`,
-      }),
+  }),
+  loss_limit: Dollars(
+    "Real placements on the pair are suspended when the house's real P/L on it over the window falls below minus this, dollars; null for no breaker",
+    1,
+  ),
+  loss_window_min: Type.Integer({
+    minimum: LOSS_WINDOW_MIN_MIN,
+    maximum: LOSS_WINDOW_MIN_MAX,
+    description: 'Rolling window of the loss circuit-breaker, minutes',
+    ...refusal('INVALID_RISK_SETTINGS', {
+      '*': `The window is ${LOSS_WINDOW_MIN_MIN} to ${LOSS_WINDOW_MIN_MAX} minutes`,
     }),
-  },
-  { title: 'PairRiskSettings' },
-);
-export type PairRiskSettings = Static<typeof PairRiskSettings>;
+  }),
+};
 
-export const UpdatePairRiskBody = RequestBody(PairRiskSettings.properties, { title: 'UpdatePairRiskBody' });
+export const UpdatePairRiskBody = RequestBody(pairRiskSettingsInput, { title: 'UpdatePairRiskBody' });
 export type UpdatePairRiskBody = Static<typeof UpdatePairRiskBody>;
 
+// Answers carry plain numbers: a `multipleOf` in a response schema would be judged by the
+// serialiser without the request validator's tolerance (9353972.94 / 0.01 is not a whole number
+// in binary floating point), and fail an answer that is right.
+const NullableDollars = (description: string) => Type.Union([Type.Number(), Type.Null()], { description });
+
+export const PairRiskSettings = Type.Object(
+  {
+    exposure_cap_up: NullableDollars('Cap on UP exposure, dollars; null for none'),
+    exposure_cap_down: NullableDollars('Cap on DOWN exposure, dollars; null for none'),
+    skew_max_pct: Type.Integer({ description: "Most points the heavier side's payout drops; 0 for no skew" }),
+    skew_full_at: Type.Number({
+      description: 'Imbalance of open real stakes at which the whole skew applies, dollars',
+    }),
+    loss_limit: NullableDollars('Loss limit of the breaker, dollars; null for no breaker'),
+    loss_window_min: Type.Integer({ description: 'Rolling window of the breaker, minutes' }),
+  },
+  { title: 'PairRiskSettings', description: "A pair's risk settings, as `UpdatePairRiskBody` sets them" },
+);
+export type PairRiskSettings = Static<typeof PairRiskSettings>;
 export const PairRiskParams = Type.Object({ symbol: Type.String({ minLength: 1, maxLength: 32 }) });
 export type PairRiskParams = Static<typeof PairRiskParams>;
 
@@ -127,28 +142,37 @@ export const PairRisk = Type.Object(
 );
 export type PairRisk = Static<typeof PairRisk>;
 
+const traderCapsInput = {
+  max_open_stake: Dollars('Most a trader may have staked on open real trades, dollars; null for no cap', 1),
+  max_open_trades: Type.Union(
+    [
+      Type.Integer({
+        minimum: 1,
+        maximum: TRADER_OPEN_TRADES_MAX,
+        ...refusal('INVALID_RISK_SETTINGS', {
+          '*': `Open trades are capped at a whole number from 1 to ${TRADER_OPEN_TRADES_MAX.toLocaleString('en-US')}`,
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'Most open real trades a trader may have; null for no cap' },
+  ),
+};
+
 export const TraderRiskDefaults = Type.Object(
   {
-    max_open_stake: Dollars('Most a trader may have staked on open real trades, dollars; null for no cap', 1),
-    max_open_trades: Type.Union(
-      [
-        Type.Integer({
-          minimum: 1,
-          maximum: TRADER_OPEN_TRADES_MAX,
-          ...refusal('INVALID_RISK_SETTINGS', {
-            '*': `Open trades are capped at a whole number from 1 to ${TRADER_OPEN_TRADES_MAX.toLocaleString('en-US')}`,
-          }),
-        }),
-        Type.Null(),
-      ],
-      { description: 'Most open real trades a trader may have; null for no cap' },
+    max_open_stake: NullableDollars(
+      'Most a trader may have staked on open real trades, dollars; null for no cap',
     ),
+    max_open_trades: Type.Union([Type.Integer(), Type.Null()], {
+      description: 'Most open real trades a trader may have; null for no cap',
+    }),
   },
   { title: 'TraderRiskDefaults' },
 );
 export type TraderRiskDefaults = Static<typeof TraderRiskDefaults>;
 
-export const UpdateTraderLimitsBody = RequestBody(TraderRiskDefaults.properties, {
+export const UpdateTraderLimitsBody = RequestBody(traderCapsInput, {
   title: 'UpdateTraderLimitsBody',
 });
 export type UpdateTraderLimitsBody = Static<typeof UpdateTraderLimitsBody>;
@@ -180,7 +204,11 @@ export const ToxicityScore = Type.Object(
     window_days: Type.Integer(),
     computed_at: Type.String({ format: 'date-time' }),
   },
-  { title: 'ToxicityScore' },
+  {
+    title: 'ToxicityScore',
+    description:
+      'A trader\'s toxicity score (README "Risk controls"); null on a user before their first scored trade',
+  },
 );
 export type ToxicityScore = Static<typeof ToxicityScore>;
 

@@ -95,6 +95,7 @@ export {
   DEFAULT_PAIR_RISK,
   listPairRisks,
   lockPairRiskForChange,
+  lockTraderDefaults,
   pairRiskOf,
   pnlSince,
   readTraderDefaults,

@@ -71,6 +71,10 @@ describe('pairs', () => {
       reference_spread_bps: null,
       // No feed has reported for it yet.
       feed_status: 'paused',
+      // No risk settings: both sides are offered the pair's payout, and real trading is open.
+      payout_up_pct: 80,
+      payout_down_pct: 80,
+      real_trading: 'open',
     });
     const dup = await h.call('POST', '/api/admin/pairs', admin.token, {
       symbol: 'SOLUSD',

@@ -48,6 +48,7 @@ import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
 import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
 import { auditDecision, writeAudit } from './audit.repository';
+import { adminRiskRoutes } from './risk.routes';
 import { adminUsersRoutes } from './users.routes';
 
 export interface AdminPluginDeps {
@@ -80,6 +81,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
 
   return async (app) => {
     await app.register(adminUsersRoutes({ db }));
+    await app.register(adminRiskRoutes({ db, clock }));
 
     app.get(
       '/api/admin/pairs',

@@ -44,6 +44,8 @@ describe('GET /api/admin/users', () => {
       twofa_enabled: false,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       stats: { real_balance: 0, demo_balance: 10_000, total_trades: 0, win_rate: 0, net_pnl: 0 },
+      toxicity: null,
+      limits: null,
     });
     const limited = await t.app.inject({ url: '/api/admin/users?limit=1', headers: bearer(admin) });
     expect(limited.json()).toHaveLength(1);

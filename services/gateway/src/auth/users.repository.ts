@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import type { Role } from './auth.domain';
 import { EmailTaken } from './auth.errors';
@@ -148,10 +148,19 @@ export interface UserListRow {
 }
 
 /** Newest first. */
-export function listUsers(db: Db, options: { limit: number; offset: number }): Promise<UserListRow[]> {
-  return db
-    .selectFrom('users')
-    .select(['id', 'name', 'email', 'role', 'twofa_enabled', 'created_at'])
+/**
+ * A page of users, newest first; with `firstIds`, those users first in the order given (the
+ * admin's sort by toxicity: the order service's ranking), then the rest newest first.
+ */
+export function listUsers(
+  db: Db,
+  options: { limit: number; offset: number; firstIds?: readonly string[] },
+): Promise<UserListRow[]> {
+  let query = db.selectFrom('users').select(['id', 'name', 'email', 'role', 'twofa_enabled', 'created_at']);
+  if (options.firstIds) {
+    query = query.orderBy(sql`array_position(${[...options.firstIds]}::uuid[], id) nulls last`);
+  }
+  return query
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(options.limit)
@@ -162,6 +171,20 @@ export function listUsers(db: Db, options: { limit: number; offset: number }): P
 /** Locks a user's row so concurrent changes to one account (admin bootstrap, CLI) apply in turn. */
 export function lockUserByEmail(trx: Transaction<Database>, email: string): Promise<UserRow | undefined> {
   return trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
+}
+
+/** The names and emails of the given users (unknown ids are absent): for admin lists that name traders. */
+export async function usersByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { name: row.name, email: row.email }]));
 }
 
 /** The emails of the given users (unknown ids are absent): for admin lists that name traders. */

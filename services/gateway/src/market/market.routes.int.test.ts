@@ -82,6 +82,10 @@ describe('GET /api/market/pairs', () => {
       reference_spread_bps: null,
       // No price-ingest runs here: nothing reports the feed, so it is not tradable.
       feed_status: 'paused',
+      // No risk settings: both sides are offered the pair's payout, and real trading is open.
+      payout_up_pct: 80,
+      payout_down_pct: 80,
+      real_trading: 'open',
     });
     expect(pairs.map((p) => p.display_name)).toContain('XAU/USD');
   });

@@ -369,6 +369,12 @@ export async function readTraderDefaults(db: Kysely<Database> | Transaction<Data
   return { maxOpenStakeCents: row.trader_max_open_stake_cents, maxOpenTrades: row.trader_max_open_trades };
 }
 
+/** The default caps, locked: a trader's own caps are checked against the defaults they end up under. */
+export async function lockTraderDefaults(trx: Transaction<Database>): Promise<TraderCaps> {
+  const row = await trx.selectFrom('risk_settings').selectAll().forUpdate().executeTakeFirstOrThrow();
+  return { maxOpenStakeCents: row.trader_max_open_stake_cents, maxOpenTrades: row.trader_max_open_trades };
+}
+
 export async function writeTraderDefaults(trx: Transaction<Database>, caps: TraderCaps): Promise<TraderCaps> {
   await trx
     .updateTable('risk_settings')
