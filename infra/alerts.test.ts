@@ -94,6 +94,9 @@ describe('alerts.yml', () => {
       'updown_ledger_verify_failures_total',
       'updown_bus_dead_letters_total',
       'updown_outbox_backlog',
+      'updown_risk_pair_suspended',
+      'updown_risk_exposure_cap_cents',
+      'updown_risk_refusals_total',
       'up',
     ]) {
       expect(used, metric).toContain(metric);

@@ -52,6 +52,10 @@ describe('the Grafana dashboard', () => {
       'updown_house_pnl_cents',
       'updown_outbox_backlog',
       'updown_ledger_last_verify_ok',
+      'updown_risk_exposure_cents',
+      'updown_risk_exposure_cap_cents',
+      'updown_risk_pair_suspended',
+      'updown_risk_refusals_total',
     ]) {
       expect(used, metric).toContain(metric);
     }
