@@ -40,19 +40,26 @@ export function bodiesOf(fetchMock: FetchMock, method: string, path: string): un
     .map(([, init]) => (typeof init?.body === 'string' ? JSON.parse(init.body) : undefined));
 }
 
-/** A market pair as `GET /api/market/pairs` lists it: live on the built-in feed unless overridden. */
+/**
+ * A market pair as `GET /api/market/pairs` lists it: live on the built-in feed, open for real
+ * trading and unskewed (both directions pay the pair's payout) unless overridden.
+ */
 export function marketPair(overrides: Partial<Schemas['MarketPair']> = {}): Schemas['MarketPair'] {
+  const payoutPct = overrides.payout_pct ?? 80;
   return {
     symbol: 'BTCUSDT',
     display_name: 'BTC/USDT',
     active: true,
-    payout_pct: 80,
+    payout_pct: payoutPct,
     provider: 'OTC',
     provider_symbol: null,
     reference_provider: null,
     reference_symbol: null,
     reference_spread_bps: null,
     feed_status: 'live',
+    payout_up_pct: payoutPct,
+    payout_down_pct: payoutPct,
+    real_trading: 'open',
     ...overrides,
   };
 }

@@ -116,6 +116,13 @@ export function TradePage() {
   const displayName = pair?.display_name ?? selected;
   // Until the pairs load nothing says otherwise; the server refuses a trade on a pair that is not live.
   const feedStatus = pair?.feed_status ?? 'live';
+  // Likewise open and unskewed until the pairs load: the server refuses a placement that would
+  // pay less than the payout shown (PAYOUT_CHANGED) or that a suspended pair cannot take.
+  const realTrading = pair?.real_trading ?? 'open';
+  const payoutUpPct = pair?.payout_up_pct ?? payoutPct;
+  const payoutDownPct = pair?.payout_down_pct ?? payoutPct;
+  const refetchPairs = pairs.refetch;
+  const onMarketStale = useCallback(() => void refetchPairs(), [refetchPairs]);
   const { wanted: chartWanted, code: chartCode } = useTradeChartCode();
   // The chart's snapshot is asked for by the page as well as by the chart: it downloads while the
   // chart's code does, instead of after it, and the chart draws its candles on its first pass.
@@ -163,7 +170,11 @@ export function TradePage() {
           pair={selected}
           currentPrice={price?.pair === selected ? price.value : null}
           payoutPct={payoutPct}
+          payoutUpPct={payoutUpPct}
+          payoutDownPct={payoutDownPct}
           feedStatus={feedStatus}
+          realTrading={realTrading}
+          onMarketStale={onMarketStale}
           renderTradeActions={receiptActions}
         />
       </div>

@@ -65,6 +65,8 @@ const cents = (dollars: number | null): number | null => {
   return value;
 };
 const dollars = (value: number | null): number | null => (value === null ? null : centsToDollars(value));
+const dollarsText = (value: number): string =>
+  `$${centsToDollars(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function settingsView(settings: PairRiskSettings) {
   return {
@@ -370,7 +372,7 @@ export function adminRiskRoutes(deps: {
             caps.maxOpenStakeCents > defaults.maxOpenStakeCents
           ) {
             throw new InvalidRiskSettings(
-              `A trader's cap can only be lower than the default (open stake $${centsToDollars(defaults.maxOpenStakeCents).toFixed(2)})`,
+              `A trader's cap can only be lower than the default (open stake ${dollarsText(defaults.maxOpenStakeCents)})`,
             );
           }
           if (

@@ -1,18 +1,31 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Schemas } from '../../../lib/api-schema';
+import type { QueryOf, Schemas } from '../../../lib/api-schema';
 import { api } from '../../../lib/api-client';
 
 export type AdminUser = Schemas['AdminUser'];
+export type ToxicityScore = Schemas['ToxicityScore'];
+export type UsersSort = NonNullable<NonNullable<QueryOf<'/api/admin/users', 'get'>>['sort']>;
 
-/** Newest accounts first, each with its balances and settled real-trade statistics. */
-export function getUsers(): Promise<AdminUser[]> {
-  return api.get('/api/admin/users');
+/**
+ * Every account with its balances, settled real-trade statistics, toxicity score and own limits:
+ * newest first (`registered`, the server's default, so no query is sent), or most toxic first.
+ */
+export function getUsers(sort: UsersSort = 'registered'): Promise<AdminUser[]> {
+  return api.get('/api/admin/users', { query: sort === 'registered' ? undefined : { sort } });
 }
 
-export function usersQueryOptions() {
-  return queryOptions({ queryKey: ['admin', 'users'], queryFn: getUsers });
+/**
+ * One list per sort order. Without a sort the key is the prefix of every order's key, so a change
+ * to the users (a deposit approved, a limit set) invalidates all of them through it.
+ */
+export function usersQueryOptions(sort?: UsersSort) {
+  return queryOptions({
+    queryKey: sort === undefined ? ['admin', 'users'] : ['admin', 'users', sort],
+    queryFn: () => getUsers(sort),
+  });
 }
 
-export function useUsers() {
-  return useQuery(usersQueryOptions());
+/** Switching the order keeps the rows on screen until the other order arrives. */
+export function useUsers(sort: UsersSort = 'registered') {
+  return useQuery({ ...usersQueryOptions(sort), placeholderData: (previous) => previous });
 }

@@ -8,6 +8,7 @@ import { TEST_USER, fakeSession, renderWithProviders } from '../../../testing/re
 import {
   ADMIN_FEEDS,
   ADMIN_PAIRS,
+  RISK_OVERVIEW,
   calls,
   fakeAdminApi,
   json,
@@ -26,6 +27,7 @@ beforeAll(async () => {
   await Promise.all([
     import('./pairs-tab'),
     import('./feeds-tab'),
+    import('./risk-tab'),
     import('./settings-tab'),
     import('./deposits-tab'),
     import('./withdrawals-tab'),
@@ -51,6 +53,7 @@ function everyList() {
   return fakeAdminApi({
     'GET /api/admin/pairs': json(ADMIN_PAIRS),
     'GET /api/admin/feeds': json(ADMIN_FEEDS),
+    'GET /api/admin/risk': json(RISK_OVERVIEW),
     'GET /api/admin/settings': json({ payout_pct: 80, require_deposit_approval: false }),
     'GET /api/admin/deposits': json([paymentRequest()]),
     'GET /api/admin/withdrawals': json([]),
@@ -78,6 +81,7 @@ describe('AdminPanel', () => {
     expect(tabs).toEqual([
       'Trading Pairs',
       'Feeds',
+      'Risk',
       'Settings',
       'Deposits',
       'Withdrawals',
@@ -125,6 +129,14 @@ describe('AdminPanel', () => {
     expect(await screen.findByText('Feeds disagree', undefined, LAZY_TAB)).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Feeds' }).getAttribute('aria-selected')).toBe('true');
     expect(calls(fetchMock)).toEqual(['GET /api/admin/feeds']);
+  });
+
+  it('opens the Risk tab after Feeds and loads only the risk overview', async () => {
+    const fetchMock = everyList();
+    renderPanel('/admin?tab=risk');
+    expect(await screen.findByText('Top traders by toxicity', undefined, LAZY_TAB)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Risk' }).getAttribute('aria-selected')).toBe('true');
+    expect(calls(fetchMock)).toEqual(['GET /api/admin/risk']);
   });
 
   it('moves between tabs with the arrow keys', async () => {

@@ -7,6 +7,7 @@ import { ADMIN_TABS, parseAdminTab, type AdminTabId } from './admin-tabs';
 // queries run, and React.lazy keeps the other tabs out of the first download.
 const PairsTab = lazy(() => import('./pairs-tab').then((module) => ({ default: module.PairsTab })));
 const FeedsTab = lazy(() => import('./feeds-tab').then((module) => ({ default: module.FeedsTab })));
+const RiskTab = lazy(() => import('./risk-tab').then((module) => ({ default: module.RiskTab })));
 const SettingsTab = lazy(() => import('./settings-tab').then((module) => ({ default: module.SettingsTab })));
 const DepositsTab = lazy(() => import('./deposits-tab').then((module) => ({ default: module.DepositsTab })));
 const WithdrawalsTab = lazy(() =>
@@ -50,6 +51,8 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
       return <PairsTab onPairsChanged={onMarketChanged} />;
     case 'feeds':
       return <FeedsTab />;
+    case 'risk':
+      return <RiskTab onMarketChanged={onMarketChanged} />;
     case 'settings':
       return <SettingsTab onSettingsChanged={onMarketChanged} />;
     case 'deposits':
@@ -63,7 +66,7 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
   }
 }
 
-/** The admin panel: header, seven tabs and the open tab, which is kept in `?tab=` across reloads. */
+/** The admin panel: header, eight tabs and the open tab, which is kept in `?tab=` across reloads. */
 export function AdminPanel({ onMarketChanged }: AdminPanelProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseAdminTab(searchParams.get('tab'));

@@ -2,6 +2,7 @@
 export const ADMIN_TABS = [
   { id: 'pairs', label: 'Trading Pairs' },
   { id: 'feeds', label: 'Feeds' },
+  { id: 'risk', label: 'Risk' },
   { id: 'settings', label: 'Settings' },
   { id: 'deposits', label: 'Deposits' },
   { id: 'withdrawals', label: 'Withdrawals' },

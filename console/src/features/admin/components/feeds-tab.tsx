@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import type { Schemas } from '../../../lib/api-schema';
 import { useAdminFeeds, type AdminPairFeed, type FeedHealth } from '../api/get-admin-feeds';
 import { feedLabel } from './feed-draft';
+import { useFirstError } from './use-first-error';
 import { useLoadErrorToast } from './use-load-error-toast';
 
 const STATUS: Record<Schemas['FeedStatus'], { label: string; className: string }> = {
@@ -73,18 +73,6 @@ function FeedRow({ item }: { item: AdminPairFeed }) {
       </td>
     </tr>
   );
-}
-
-/**
- * The error a polled list started failing with, kept until it loads again: each failed poll is a
- * new error object, and the admin should be told once, not every two seconds.
- */
-function useFirstError(error: Error | null): Error | null {
-  const [first, setFirst] = useState<Error | null>(null);
-  // Adjusted while rendering rather than in an effect, so the toast's effect sees it at once.
-  if (error !== null && first === null) setFirst(error);
-  if (error === null && first !== null) setFirst(null);
-  return first;
 }
 
 /** Every pair's feed and reference feed with their health, polled while the tab is open. */

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'sonner';
 import { renderWithProviders } from '../../../testing/render';
-import { fakeAdminApi, json } from '../testing/fake-admin-api';
+import userEvent from '@testing-library/user-event';
+import { bodiesOf, calls, fakeAdminApi, json, toxicityScore } from '../testing/fake-admin-api';
 import { UsersTab } from './users-tab';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn(), info: vi.fn() } }));
@@ -54,6 +55,8 @@ describe('UsersTab', () => {
       'Net P&L',
       '2FA',
       'Registered',
+      'Toxicity',
+      'Limits',
     ]) {
       expect(screen.getByRole('columnheader', { name })).toBeTruthy();
     }
@@ -104,5 +107,92 @@ describe('UsersTab', () => {
     fakeAdminApi({ 'GET /api/admin/users': json({ detail: 'boom' }, 500) });
     renderWithProviders(<UsersTab />);
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load admin data'));
+  });
+
+  it('shows the toxicity score with its parts in the tooltip, and a dash before the first scored trade', async () => {
+    fakeAdminApi({
+      'GET /api/admin/users': json([
+        { ...WINNER, toxicity: toxicityScore({ score: 82 }) },
+        { ...LOSER, toxicity: null },
+      ]),
+    });
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    const score = rowOf('Ann Lee').getByText('82');
+    expect(score.getAttribute('title')).toBe(
+      'Skill 0.90 · Latency 0.75 · Profit 0.60 · 40 trades in 30 days',
+    );
+    expect(rowOf('Bob Roe').getByText('—')).toBeTruthy();
+  });
+
+  it('sorts by toxicity on request, asking the server for that order', async () => {
+    const toxicFirst = [
+      { ...LOSER, toxicity: toxicityScore({ score: 90 }) },
+      { ...WINNER, toxicity: null },
+    ];
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/users': (_body, url) =>
+        json(url.includes('sort=toxicity') ? toxicFirst : [WINNER, LOSER]),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    const names = () =>
+      screen
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => row.querySelector('td')!.textContent);
+    expect(names()).toEqual(['Ann Lee', 'Bob Roe']);
+    const sortBy = within(screen.getByRole('group', { name: 'Sort by' }));
+    expect(sortBy.getByRole('button', { name: 'Newest first' }).getAttribute('aria-pressed')).toBe('true');
+
+    await user.click(sortBy.getByRole('button', { name: 'Toxicity' }));
+    await waitFor(() => expect(names()).toEqual(['Bob Roe', 'Ann Lee']));
+    expect(calls(fetchMock)).toEqual(['GET /api/admin/users', 'GET /api/admin/users?sort=toxicity']);
+    expect(sortBy.getByRole('button', { name: 'Toxicity' }).getAttribute('aria-pressed')).toBe('true');
+  });
+
+  it("sets a trader's own limits, an empty field falling back to the default", async () => {
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/users': json([{ ...WINNER, limits: { max_open_stake: 500, max_open_trades: null } }]),
+      [`PUT /api/admin/users/${WINNER.id}/limits`]: json({ max_open_stake: 250, max_open_trades: 3 }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    expect(rowOf('Ann Lee').getByText('$500.00 staked')).toBeTruthy();
+    await user.click(rowOf('Ann Lee').getByRole('button', { name: 'Limits' }));
+    const form = within(screen.getByRole('form', { name: 'Limits of Ann Lee' }));
+    const stake = form.getByLabelText('Max open stake ($)') as HTMLInputElement;
+    expect(stake.value).toBe('500');
+    await user.clear(stake);
+    await user.type(stake, '250');
+    await user.type(form.getByLabelText('Max open trades'), '3');
+    await user.click(form.getByRole('button', { name: 'Save Limits' }));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('Trader limits updated'));
+    expect(bodiesOf(fetchMock, 'PUT', `/api/admin/users/${WINNER.id}/limits`)).toEqual([
+      { max_open_stake: 250, max_open_trades: 3 },
+    ]);
+    expect(screen.queryByRole('form', { name: 'Limits of Ann Lee' })).toBeNull();
+    // The list reloads to show the new limits.
+    expect(calls(fetchMock).filter((call) => call === 'GET /api/admin/users')).toHaveLength(2);
+  });
+
+  it("shows the server's detail when a limit is above the default", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const detail = "A trader's cap can only be lower than the default ($2,000.00 open stake)";
+    fakeAdminApi({
+      'GET /api/admin/users': json([WINNER]),
+      [`PUT /api/admin/users/${WINNER.id}/limits`]: json({ detail, code: 'INVALID_RISK_SETTINGS' }, 400),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    await user.click(rowOf('Ann Lee').getByRole('button', { name: 'Limits' }));
+    const form = within(screen.getByRole('form', { name: 'Limits of Ann Lee' }));
+    await user.type(form.getByLabelText('Max open stake ($)'), '5000');
+    await user.click(form.getByRole('button', { name: 'Save Limits' }));
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(detail));
+    expect(screen.getByRole('form', { name: 'Limits of Ann Lee' })).toBeTruthy();
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
+import { bodiesOf, fakeApi, json } from '../../../testing/fake-api';
 import { renderWithProviders } from '../../../testing/render';
 import { TradePanel } from './trade-panel';
 
@@ -52,6 +53,7 @@ describe('TradePanel', () => {
       amount: 10,
       duration: 60,
       account_type: 'demo',
+      payout_pct: 80,
     });
     expect((init.headers as Record<string, string>)['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(toast.success).toHaveBeenCalledWith('Trade placed: DOWN', {
@@ -94,7 +96,7 @@ describe('TradePanel', () => {
       for (const name of [/UP/, /DOWN/]) {
         const button = screen.getByRole('button', { name });
         expect((button as HTMLButtonElement).disabled).toBe(true);
-        expect(button.getAttribute('aria-describedby')).toBe(notice.id);
+        expect(button.getAttribute('aria-describedby')!.split(' ')).toContain(notice.id);
         await user.click(button);
       }
       expect(fetchMock).not.toHaveBeenCalled();
@@ -106,6 +108,90 @@ describe('TradePanel', () => {
     expect(screen.queryByRole('status')).toBeNull();
     expect((screen.getByRole('button', { name: /UP/ }) as HTMLButtonElement).disabled).toBe(false);
     expect((screen.getByRole('button', { name: /DOWN/ }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('shows the payout offered on UP and on DOWN, and sends the one shown for the direction', async () => {
+    const fetchMock = fakeApi({ 'POST /api/trades/place': json({}, 201) });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} payoutUpPct={72} payoutDownPct={80} />,
+    );
+    expect(screen.getByTestId('payout-up').textContent).toBe('Payout 72%');
+    expect(screen.getByTestId('payout-down').textContent).toBe('Payout 80%');
+    // The pair's own payout and its profit stay as the spec has them.
+    expect(screen.getByText('80%')).toBeTruthy();
+    expect(screen.getByText('+$8.00')).toBeTruthy();
+    const up = screen.getByRole('button', { name: /UP/ });
+    expect(up.getAttribute('aria-describedby')).toBe(screen.getByTestId('payout-up').id);
+
+    await user.click(up);
+    await user.click(screen.getByRole('button', { name: /DOWN/ }));
+    const sent = bodiesOf(fetchMock, 'POST', '/api/trades/place') as {
+      direction: string;
+      payout_pct: number;
+    }[];
+    expect(sent.map(({ direction, payout_pct }) => [direction, payout_pct])).toEqual([
+      ['UP', 72],
+      ['DOWN', 80],
+    ]);
+  });
+
+  it('disables real UP and DOWN on a suspended pair, with a notice, but keeps demo trading open', async () => {
+    const fetchMock = fakeApi({ 'POST /api/trades/place': json({}, 201) });
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} realTrading="suspended" />,
+    );
+    const buttons = () =>
+      [/UP/, /DOWN/].map((name) => screen.getByRole('button', { name }) as HTMLButtonElement);
+    // Demo is the default account: nothing to say, and it trades.
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(buttons().map((button) => button.disabled)).toEqual([false, false]);
+
+    await user.click(screen.getByRole('button', { name: 'Real' }));
+    const notice = screen.getByRole('status');
+    expect(notice.textContent).toBe(
+      'Real trading on BTCUSDT is suspended by risk controls; demo trading is still open',
+    );
+    for (const button of buttons()) {
+      expect(button.disabled).toBe(true);
+      expect(button.getAttribute('aria-describedby')!.split(' ')).toContain(notice.id);
+      await user.click(button);
+    }
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Demo' }));
+    expect(screen.queryByRole('status')).toBeNull();
+    await user.click(screen.getByRole('button', { name: /UP/ }));
+    expect(bodiesOf(fetchMock, 'POST', '/api/trades/place')).toMatchObject([{ account_type: 'demo' }]);
+  });
+
+  it('asks the page to reload the pairs after a PAYOUT_CHANGED refusal, with its detail in the toast', async () => {
+    const detail = 'The payout for UP on BTCUSDT is now 72%; please check it and place the trade again';
+    fakeApi({ 'POST /api/trades/place': json({ detail, code: 'PAYOUT_CHANGED' }, 409) });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onMarketStale = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} onMarketStale={onMarketStale} />,
+    );
+    await user.click(screen.getByRole('button', { name: /UP/ }));
+    expect(toast.error).toHaveBeenCalledWith(detail);
+    expect(onMarketStale).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the pairs alone after a refusal that is not about the pair', async () => {
+    const detail = 'Open real trades are capped at 3 per trader';
+    fakeApi({ 'POST /api/trades/place': json({ detail, code: 'OPEN_TRADES_CAP_REACHED' }, 409) });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const onMarketStale = vi.fn();
+    const user = userEvent.setup();
+    renderWithProviders(
+      <TradePanel pair="BTCUSDT" currentPrice={95000} payoutPct={80} onMarketStale={onMarketStale} />,
+    );
+    await user.click(screen.getByRole('button', { name: /DOWN/ }));
+    expect(toast.error).toHaveBeenCalledWith(detail);
+    expect(onMarketStale).not.toHaveBeenCalled();
   });
 
   it("shows the page's actions under each trade of the History tab", async () => {

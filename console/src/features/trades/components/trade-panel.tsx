@@ -1,21 +1,43 @@
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
+import { ApiError, errorDetail } from '../../../lib/api-client';
+import type { Schemas } from '../../../lib/api-schema';
 import { feedStatusReason, type FeedStatus } from '../../../lib/feed-status';
 import { formatMoney, formatPrice } from '../../../lib/format';
 import { usePlaceTrade, type TradeDuration } from '../api/place-trade';
 import { DURATIONS, QUICK_AMOUNTS, parseAmount, potentialProfit } from './trade-amount';
+import { TradeButtons } from './trade-buttons';
 import { TradeHistory, type TradeActions } from './trade-history';
 
-type Direction = 'UP' | 'DOWN';
+type Direction = Schemas['Direction'];
 type AccountType = 'demo' | 'real';
+type RealTrading = Schemas['MarketPair']['real_trading'];
+
+/**
+ * Refusals that mean the pair list the panel shows is out of date: the payout moved (skew) or the
+ * loss breaker suspended real trading since the last poll. The page reloads the pairs at once
+ * rather than leave the old payout on screen for up to a poll.
+ */
+const MARKET_STALE_CODES: ReadonlySet<string> = new Set(['PAYOUT_CHANGED', 'PAIR_SUSPENDED']);
+
+export function realSuspendedNotice(pair: string): string {
+  return `Real trading on ${pair} is suspended by risk controls; demo trading is still open`;
+}
 
 interface Props {
   pair: string;
   currentPrice: number | null;
+  /** The pair's payout, before any skew: the payout display and its computed profit. */
   payoutPct: number;
+  /** The payouts offered now on UP and on DOWN (lower on the heavier side); default `payoutPct`. */
+  payoutUpPct?: number;
+  payoutDownPct?: number;
   /** The pair's feed status: UP and DOWN are disabled, with the reason shown, while it is not live. */
   feedStatus?: FeedStatus;
+  /** `suspended`: real UP and DOWN are disabled, with a notice; demo trading stays open. */
+  realTrading?: RealTrading;
+  /** A placement was refused because the pair's payout or status changed: reload the pairs. */
+  onMarketStale?: () => void;
   /** Controls the page adds to each trade of the History tab. */
   renderTradeActions?: TradeActions;
 }
@@ -24,7 +46,11 @@ export function TradePanel({
   pair,
   currentPrice,
   payoutPct,
+  payoutUpPct = payoutPct,
+  payoutDownPct = payoutPct,
   feedStatus = 'live',
+  realTrading = 'open',
+  onMarketStale,
   renderTradeActions,
 }: Props) {
   const [tab, setTab] = useState<'trade' | 'history'>('trade');
@@ -35,21 +61,37 @@ export function TradePanel({
   const amount = parseAmount(amountInput);
   const halted = feedStatusReason(feedStatus);
   const haltedNoticeId = useId();
+  const suspended = accountType === 'real' && realTrading === 'suspended';
+  const suspendedNoticeId = useId();
+  const payouts: Record<Direction, number> = { UP: payoutUpPct, DOWN: payoutDownPct };
+  const blocked = halted !== null || suspended;
+  const noticeIds = [halted && haltedNoticeId, suspended && suspendedNoticeId].filter(Boolean).join(' ');
 
   const onPlace = async (direction: Direction) => {
     if (amount === null) {
       toast.error('Please enter a valid amount');
       return;
     }
-    if (place.isPending || halted) return;
+    if (place.isPending || blocked) return;
     try {
-      await place.mutateAsync({ pair, direction, amount, duration, account_type: accountType });
+      // The payout the trader sees on the button: the server refuses rather than pay less.
+      await place.mutateAsync({
+        pair,
+        direction,
+        amount,
+        duration,
+        account_type: accountType,
+        payout_pct: payouts[direction],
+      });
       toast.success(`Trade placed: ${direction}`, {
         description: `$${formatMoney(amount)} for ${duration} seconds`,
       });
     } catch (error) {
       console.error('Failed to place trade', error);
       toast.error(errorDetail(error, 'Failed to place trade'));
+      if (error instanceof ApiError && error.code !== undefined && MARKET_STALE_CODES.has(error.code)) {
+        onMarketStale?.();
+      }
     }
   };
 
@@ -161,26 +203,18 @@ export function TradePanel({
             </p>
           )}
 
-          <div className="trade-buttons">
-            <button
-              type="button"
-              className="button button--up"
-              disabled={place.isPending || halted !== null}
-              aria-describedby={halted ? haltedNoticeId : undefined}
-              onClick={() => void onPlace('UP')}
-            >
-              ▲ UP
-            </button>
-            <button
-              type="button"
-              className="button button--down"
-              disabled={place.isPending || halted !== null}
-              aria-describedby={halted ? haltedNoticeId : undefined}
-              onClick={() => void onPlace('DOWN')}
-            >
-              ▼ DOWN
-            </button>
-          </div>
+          {suspended && (
+            <p id={suspendedNoticeId} className="trade-panel__notice" role="status">
+              {realSuspendedNotice(pair)}
+            </p>
+          )}
+
+          <TradeButtons
+            payoutPct={payouts}
+            disabled={place.isPending || blocked}
+            describedBy={noticeIds === '' ? undefined : noticeIds}
+            onPlace={(direction) => void onPlace(direction)}
+          />
         </div>
       )}
     </aside>
