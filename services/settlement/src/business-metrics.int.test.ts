@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, Registry, type Database } from '@updown/runtime';
+import { lockPairRiskForChange, writePairRiskSettings } from '@updown/order';
 import { startBusinessMetrics, type RunningBusinessMetrics } from './business-metrics';
 import { createHarness, logger, metricValue, waitFor, type Harness } from './testing/harness';
 
@@ -33,7 +34,8 @@ async function series(registry: Registry, name: string): Promise<Record<string, 
 
 describe('open exposure and house P/L, computed at scrape time', () => {
   it('sums pending stakes by pair, direction and account, and moves settled stakes into the house result', async () => {
-    const { registry } = start();
+    // The trading clock: the breaker's window ends at its now, as settlement's does.
+    const { registry } = start({ clock: h.clock });
     const t = h.clock.now() + 1_000;
     h.clock.set(t);
     await h.tick('EURUSD', t, 1.1);
@@ -56,6 +58,22 @@ describe('open exposure and house P/L, computed at scrape time', () => {
       'EURUSD/UP/demo': 1_500,
     });
     expect(await series(registry, 'updown_house_pnl_cents')).toEqual({ demo: 0, real: 0 });
+    // The risk book counts real trades only: $25 DOWN at 80% can cost the house $20.
+    const risk = await series(registry, 'updown_risk_exposure_cents');
+    expect(risk).toMatchObject({ 'EURUSD/UP': -2_500, 'EURUSD/DOWN': 2_000 });
+    // A $10 loss limit on EURUSD: the real DOWN trade's win trips the breaker when it settles.
+    await h.db.transaction().execute(async (trx) => {
+      await lockPairRiskForChange(trx, 'EURUSD');
+      await writePairRiskSettings(trx, 'EURUSD', {
+        capCents: { UP: null, DOWN: 5_000 },
+        skewMaxPct: 0,
+        skewFullAtCents: 100_000,
+        lossLimitCents: 1_000,
+        lossWindowMin: 60,
+      });
+    });
+    expect(await series(registry, 'updown_risk_exposure_cap_cents')).toEqual({ 'EURUSD/DOWN': 5_000 });
+    expect(await series(registry, 'updown_risk_pair_suspended')).toMatchObject({ EURUSD: 0 });
 
     // EURUSD falls: the demo UP stakes are lost to the house, the real DOWN trade wins 80%.
     const settlement = await h.start();
@@ -74,6 +92,13 @@ describe('open exposure and house P/L, computed at scrape time', () => {
 
     expect(await series(registry, 'updown_open_exposure_cents')).toEqual({ 'BTCUSDT/DOWN/demo': 700 });
     expect(await series(registry, 'updown_house_pnl_cents')).toEqual({ demo: 1_500, real: -2_000 });
+    expect(await series(registry, 'updown_risk_exposure_cents')).toMatchObject({
+      'EURUSD/UP': 0,
+      'EURUSD/DOWN': 0,
+    });
+    expect(await series(registry, 'updown_risk_pair_suspended')).toMatchObject({ EURUSD: 1 });
+    expect(await series(registry, 'updown_risk_house_pnl_window_cents')).toEqual({ EURUSD: -2_000 });
+    expect(await metricValue(h.registry, 'updown_risk_suspensions_total', { pair: 'EURUSD' })).toBe(1);
     // The ledger and the trades table agree: the house's real result mirrors the traders' cash P/L.
     const traders = await h.db
       .selectFrom('trades')

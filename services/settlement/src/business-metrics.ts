@@ -74,6 +74,8 @@ interface Source {
   readonly db: Kysely<Database>;
   readonly logger: Logger;
   readonly queryTimeoutMs: number;
+  /** The instant the breaker windows end at (the deps' clock: the wall clock in production). */
+  readonly clock: Clock;
 }
 
 interface BusinessGauges {
@@ -99,7 +101,7 @@ export function startBusinessMetrics(deps: BusinessMetricsDeps): RunningBusiness
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger.child({ component: 'business-metrics' });
   const gauges = businessGauges(deps.registry);
-  const source: Source = { db: deps.db, logger, queryTimeoutMs: settings.queryTimeoutMs };
+  const source: Source = { db: deps.db, logger, queryTimeoutMs: settings.queryTimeoutMs, clock };
   gauges.sources.add(source);
 
   const verifyOnce = async (): Promise<LedgerReport | undefined> => {
@@ -213,19 +215,20 @@ function businessGauges(registry: Registry): BusinessGauges {
   });
 
   // The risk controls (README "Risk controls"): one read of the books per scrape, shared by the
-  // four gauges (a scrape collects them one after another, well within the second it is kept).
-  let riskRead: { at: number; rows: Promise<RiskMetricRow[] | undefined> } | undefined;
+  // four gauges. A scrape starts every gauge's collect at once, so they share the read in flight;
+  // it is dropped when it settles, so no later scrape sees its figures.
+  let riskRead: Promise<RiskMetricRow[] | undefined> | undefined;
   const riskRows = () => {
     const source = current();
     if (!source) return Promise.resolve(undefined);
-    const now = Date.now();
-    if (!riskRead || now - riskRead.at > 1_000) {
-      riskRead = {
-        at: now,
-        rows: scrapeQuery(source, queryFailures, 'risk', (db) => readRiskMetrics(db, now)),
-      };
+    if (!riskRead) {
+      riskRead = scrapeQuery(source, queryFailures, 'risk', (db) =>
+        readRiskMetrics(db, source.clock.now()),
+      ).finally(() => {
+        riskRead = undefined;
+      });
     }
-    return riskRead.rows;
+    return riskRead;
   };
   new Gauge({
     name: 'updown_risk_exposure_cents',
