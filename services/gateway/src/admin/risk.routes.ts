@@ -112,6 +112,7 @@ export function pairRiskView(
 ): PairRisk {
   const settings = row ? settingsOf(row) : DEFAULT_PAIR_RISK.settings;
   const book = row ? bookOf(row) : DEFAULT_PAIR_RISK.book;
+  const suspendedAt = row?.suspended_at_ms ?? null;
   return {
     symbol: pair.symbol,
     payout_pct: pair.payout_pct,
@@ -120,8 +121,8 @@ export function pairRiskView(
     down: sideView(book, settings, pair.payout_pct, 'DOWN'),
     pnl_today: centsToDollars(pnl.today),
     pnl_window: centsToDollars(pnl.window),
-    suspended: row?.suspended_at_ms != null,
-    suspended_at: row?.suspended_at_ms == null ? null : new Date(row.suspended_at_ms).toISOString(),
+    suspended: suspendedAt !== null,
+    suspended_at: suspendedAt === null ? null : new Date(suspendedAt).toISOString(),
     suspended_reason: row?.suspended_reason ?? null,
   };
 }

@@ -197,8 +197,8 @@ describe('a batch of placements under the caps', () => {
       balances: new Map(users.map((u) => [u, { real: 1_000_000, bonus: 0, demo: 1_000_000 }])),
       pairs: new Map([['BTCUSDT', { symbol: 'BTCUSDT', active: true, payoutPct: 80 }]]),
       latestTicks: new Map([['BTCUSDT', { price: 100, atMs: NOW, tickId: null }]]),
-      activeBonusCents: new Map(),
-      committed: new Map(),
+      activeBonusCents: new Map<string, number>(),
+      committed: new Map<string, never>(),
       risk: new Map([['BTCUSDT', risk]]),
       traders: new Map(users.map((u) => [u, { ...UNCAPPED_TRADER, maxOpenTrades: 2 }])),
     };

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { MarketPair } from '@updown/schemas/api';
-import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
 import { useUpdatePairFeed } from '../api/update-pair-feed';
 import { draftOfPair, feedBodyOf } from './feed-draft';
 import { FeedFields } from './feed-fields';
 import { useBusyKeys } from './use-busy-keys';
+import { saveWithToast } from './save-with-toast';
 
 interface Props {
   pair: MarketPair;
@@ -26,14 +25,12 @@ export function PairFeedEditor({ pair, onSaved, onCancel }: Props) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     void run('save', async () => {
-      try {
-        await updateFeed.mutateAsync({ symbol: pair.symbol, feed: feedBodyOf(draft) });
-        toast.success('Feed updated');
-        onSaved();
-      } catch (error) {
-        console.error('Failed to update feed', error);
-        toast.error(errorDetail(error, 'Failed to update feed'));
-      }
+      await saveWithToast(
+        'update feed',
+        'Feed updated',
+        () => updateFeed.mutateAsync({ symbol: pair.symbol, feed: feedBodyOf(draft) }),
+        onSaved,
+      );
     });
   };
 

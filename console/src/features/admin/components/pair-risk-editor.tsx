@@ -1,10 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
 import type { PairRisk } from '../api/get-risk-overview';
 import { useUpdatePairRisk } from '../api/update-pair-risk';
 import { draftOfPairRisk, pairRiskBodyOf, REQUIRED_PAIR_FIELDS, type PairRiskDraft } from './risk-draft';
 import { useBusyKeys } from './use-busy-keys';
+import { saveWithToast } from './save-with-toast';
 
 interface Props {
   pair: PairRisk;
@@ -47,14 +47,12 @@ export function PairRiskEditor({ pair, onSaved, onCancel }: Props) {
       return;
     }
     void run('save', async () => {
-      try {
-        await update.mutateAsync({ symbol: pair.symbol, settings: parsed.body });
-        toast.success('Risk settings updated');
-        onSaved();
-      } catch (error) {
-        console.error('Failed to update risk settings', error);
-        toast.error(errorDetail(error, 'Failed to update risk settings'));
-      }
+      await saveWithToast(
+        'update risk settings',
+        'Risk settings updated',
+        () => update.mutateAsync({ symbol: pair.symbol, settings: parsed.body }),
+        onSaved,
+      );
     });
   };
 

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
 import type { TraderRiskDefaults } from '../api/get-risk-overview';
 import { useUpdateTraderDefaults } from '../api/update-trader-defaults';
 import { CapsFields } from './caps-fields';
 import { capsBodyOf, draftOfCaps, type CapsDraft } from './risk-draft';
 import { formatRiskDollars } from './risk-format';
 import { useBusyKeys } from './use-busy-keys';
+import { saveWithToast } from './save-with-toast';
 
 /** `Now: at most $2,000.00 staked and 5 open trades per trader.` */
 export function describeDefaults(defaults: TraderRiskDefaults): string {
@@ -32,14 +31,10 @@ export function TraderCapsForm({ defaults }: { defaults: TraderRiskDefaults }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     void run('save', async () => {
-      try {
+      await saveWithToast('update trader caps', 'Trader caps updated', async () => {
         await update.mutateAsync(capsBodyOf(shown));
         setDraft(null);
-        toast.success('Trader caps updated');
-      } catch (error) {
-        console.error('Failed to update trader caps', error);
-        toast.error(errorDetail(error, 'Failed to update trader caps'));
-      }
+      });
     });
   };
 

@@ -1,11 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
 import type { AdminUser } from '../api/get-users';
 import { useUpdateTraderLimits } from '../api/update-trader-limits';
 import { CapsFields } from './caps-fields';
 import { capsBodyOf, draftOfCaps } from './risk-draft';
 import { useBusyKeys } from './use-busy-keys';
+import { saveWithToast } from './save-with-toast';
 
 interface Props {
   user: AdminUser;
@@ -25,14 +24,12 @@ export function TraderLimitsForm({ user, onSaved, onCancel }: Props) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     void run('save', async () => {
-      try {
-        await update.mutateAsync({ userId: user.id, limits: capsBodyOf(draft) });
-        toast.success('Trader limits updated');
-        onSaved();
-      } catch (error) {
-        console.error('Failed to update trader limits', error);
-        toast.error(errorDetail(error, 'Failed to update trader limits'));
-      }
+      await saveWithToast(
+        'update trader limits',
+        'Trader limits updated',
+        () => update.mutateAsync({ userId: user.id, limits: capsBodyOf(draft) }),
+        onSaved,
+      );
     });
   };
 
