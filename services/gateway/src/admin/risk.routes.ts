@@ -166,7 +166,7 @@ async function readPairRisk(
   nowMs: number,
 ): Promise<PairRisk> {
   const [today, window] = await Promise.all([
-    pnlSince(db as Kysely<Database>, utcDayStart(nowMs)),
+    pnlSince(db, utcDayStart(nowMs)),
     windowPnl(db, [row], nowMs),
   ]);
   return pairRiskView(pair, row, {

@@ -79,14 +79,15 @@ export interface PlaceTradeDeps {
  * Places trades, many per database transaction (group commit, `placement-batcher.ts`): whatever
  * arrived while the previous batch was committing is decided and written together, and a placement
  * that arrives alone goes at once. Each batch, in one transaction and a constant number of
- * statements: lock the stake accounts of all its users (all six each, the only locks a placement
- * takes, so it never waits while holding a row another money command wants), look up its
- * idempotency keys, read its pairs and stake terms, decide every placement in arrival order
- * against the running balances (`place-batch.domain.ts`), hold the accepted stakes through the
- * wallet, and insert the pending trades, whose rows are the outbox of their `trades.opened.v1`
- * (`openedTradesSource`). Each placement gets
- * its own answer, exactly the one it would get alone after the ones before it: a refusal writes
- * nothing and touches no other answer, a repeated key returns the first trade.
+ * statements: lock the stake accounts of all its users (all six each), look up its idempotency
+ * keys, read its pairs, stake terms and trader caps, lock its pairs' risk books (after the
+ * accounts, the wallet's protocol; placement never waits for a row while holding one another
+ * money command wants first), decide every placement in arrival order against the running
+ * balances and books (`place-batch.domain.ts`), hold the accepted stakes through the wallet,
+ * insert the pending trades, whose rows are the outbox of their `trades.opened.v1`
+ * (`openedTradesSource`), and add the real ones to the books. Each placement gets its own answer,
+ * exactly the one it would get alone after the ones before it: a refusal writes nothing and
+ * touches no other answer, a repeated key returns the first trade.
  */
 export function createPlaceTrade(
   deps: PlaceTradeDeps,
@@ -195,9 +196,10 @@ async function placeInTransaction(
 }
 
 /**
- * Everything the batch is decided on, read with three statements whatever its size: the stake
+ * Everything the batch is decided on, read with four statements whatever its size: the stake
  * accounts of its users (locked), the trades its keys were used for, the terms of its pairs and
- * users; then the clock and the latest prices, once the locks are held.
+ * users (with each capped user's open real trades), the risk books of its pairs (locked); then
+ * the clock and the latest prices, once the locks are held.
  */
 async function readBatchState(
   trx: Transaction<Database>,
