@@ -298,7 +298,10 @@ export async function windowPnl(
 }
 
 /** The house's P/L per pair since `sinceMs` (the Risk tab's "today"). */
-export async function pnlSince(db: Kysely<Database> | Transaction<Database>, sinceMs: number): Promise<Map<string, number>> {
+export async function pnlSince(
+  db: Kysely<Database> | Transaction<Database>,
+  sinceMs: number,
+): Promise<Map<string, number>> {
   const { rows } = await sql<{ pair: string; pnl: number }>`
     select pair, sum(pnl_cents)::bigint as pnl from risk_house_pnl where minute_ms >= ${minuteOf(sinceMs)}::bigint
     group by pair`.execute(db);
