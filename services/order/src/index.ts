@@ -93,6 +93,7 @@ export {
   bookDrift,
   bookOf,
   DEFAULT_PAIR_RISK,
+  forgetPairRisk,
   listPairRisks,
   lockPairRiskForChange,
   lockTraderDefaults,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { hasPendingTrades, withRiskQuotes } from '@updown/order';
+import { forgetPairRisk, hasPendingTrades, withRiskQuotes } from '@updown/order';
 import {
   deletePair,
   FEED_PROVIDERS,
@@ -224,6 +224,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             );
           }
           await deletePair(trx, symbol);
+          await forgetPairRisk(trx, symbol);
           await writeAudit(trx, {
             actorId: request.user.id,
             action: 'pair.delete',

@@ -50,7 +50,12 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0) {
   return { id, token: access_token };
 }
 
-function call(method: 'GET' | 'PUT' | 'POST', url: string, token: string, payload?: Record<string, unknown>) {
+function call(
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
+  url: string,
+  token: string,
+  payload?: Record<string, unknown>,
+) {
   return app.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
 }
 
@@ -65,6 +70,7 @@ function place(token: string, payload: Record<string, unknown>) {
   });
 }
 
+/** The settings of a pair no admin configured, as the Risk overview shows them. */
 const NO_CONTROLS = {
   exposure_cap_up: null,
   exposure_cap_down: null,
@@ -209,6 +215,27 @@ describe("a pair's risk settings", () => {
     const res = await call('PUT', '/api/admin/risk/pairs/GBPUSD', admin.token, missing);
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBeTruthy();
+  });
+
+  it('are forgotten with the pair when it is deleted, and a new pair of that name starts without them', async () => {
+    const added = await call('POST', '/api/admin/pairs', admin.token, {
+      symbol: 'SOLUSD',
+      display_name: 'SOL/USD',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    await setPairRisk('SOLUSD', { exposure_cap_up: 10, loss_limit: 5 });
+    expect((await call('DELETE', '/api/admin/pairs/SOLUSD', admin.token)).statusCode).toBe(200);
+    const { rows } = await sql`select 1 from risk_pairs where pair = 'SOLUSD'`.execute(database.db);
+    expect(rows).toHaveLength(0);
+    expect(
+      (await call('POST', '/api/admin/pairs', admin.token, { symbol: 'SOLUSD', display_name: 'SOL/USD' }))
+        .statusCode,
+    ).toBe(201);
+    const overview = (await call('GET', '/api/admin/risk', admin.token)).json();
+    expect(overview.pairs.find((p: { symbol: string }) => p.symbol === 'SOLUSD').settings).toEqual(
+      NO_CONTROLS,
+    );
+    expect((await call('DELETE', '/api/admin/pairs/SOLUSD', admin.token)).statusCode).toBe(200);
   });
 
   it('is refused to a trader (403)', async () => {

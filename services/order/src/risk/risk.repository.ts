@@ -348,6 +348,11 @@ export async function lockPairRiskForChange(trx: Transaction<Database>, pair: st
   return rows.get(pair)!;
 }
 
+/** Forgets a deleted pair's risk settings and book (its P/L history stays); the pair has no open trade. */
+export async function forgetPairRisk(trx: Transaction<Database>, pair: string): Promise<void> {
+  await trx.deleteFrom('risk_pairs').where('pair', '=', pair).execute();
+}
+
 /** Lifts a pair's suspension; its breaker counts again from the next whole minute. */
 export async function resumePair(
   trx: Transaction<Database>,
