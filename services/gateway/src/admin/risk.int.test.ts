@@ -418,6 +418,27 @@ describe('placement under the risk controls', () => {
   });
 });
 
+describe('the Risk overview', () => {
+  it("shows a pair's house P/L today and over its window even without a breaker", async () => {
+    await database.db
+      .transaction()
+      .execute((trx) =>
+        settleIntoBooks(
+          trx,
+          [{ pair: 'USDJPY', direction: 'UP', amountCents: 0, payoutPct: 80, pnlCents: 1_000 }],
+          app.clock.now(),
+        ),
+      );
+    const overview = (await call('GET', '/api/admin/risk', admin.token)).json();
+    expect(overview.pairs.find((p: { symbol: string }) => p.symbol === 'USDJPY')).toMatchObject({
+      pnl_today: -10,
+      pnl_window: -10,
+      suspended: false,
+      settings: { loss_limit: null },
+    });
+  });
+});
+
 describe('the Users tab', () => {
   it('sorts by toxicity score with the score and its components', async () => {
     const [low, high] = [await account(), await account()];

@@ -204,11 +204,8 @@ export function adminRiskRoutes(deps: {
           readTraderDefaults(db),
           listTopToxicity(db, TOP_TRADERS),
         ]);
-        const windows = await windowPnl(
-          db,
-          [...risks.values()].filter((r) => r.loss_limit_cents !== null),
-          now,
-        );
+        // Every pair's window, armed or not: the tab shows what the breaker would see.
+        const windows = await windowPnl(db, [...risks.values()], now);
         const ids = top.map((t) => t.user_id);
         const [users, limits] = await Promise.all([usersByIds(db, ids), traderLimitsOf(db, ids)]);
         return {
