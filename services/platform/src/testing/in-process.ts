@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { latestTickAtMs } from '@updown/price-ingest';
 import { createLogger, systemClock, type Clock, type Logger, type OffsetClock } from '@updown/runtime';
 import { createTestDatabase } from '@updown/runtime/testing';
@@ -88,8 +89,37 @@ export async function waitForStoredTick(
 }
 
 /**
+ * Resolves once the pair's reference feed, if it has one, has a stored tick stamped at or after
+ * `atMs`. After a jump of the clock the pair's own feed may tick first; settling on it then would
+ * find no reference price in the 10 s before expiry (`reference_unavailable`), which in real time,
+ * where the reference ticks all along, does not happen.
+ */
+async function waitForStoredReferenceTick(
+  platform: RunningPlatform,
+  pair: string,
+  atMs: number,
+): Promise<void> {
+  const db = platform.database.db;
+  const deadline = Date.now() + TICK_WAIT_MS_MAX;
+  for (;;) {
+    // Test helpers may read any table; this one reads price-ingest's.
+    const { rows } = await sql<{ reference: string | null; latest: string | null }>`
+      select p.reference_provider as reference,
+             (select max(r.at_ms) from market_reference_ticks r where r.pair = p.symbol) as latest
+      from market_pairs p where p.symbol = ${pair}`.execute(db);
+    const row = rows[0];
+    if (!row || row.reference === null || (row.latest !== null && Number(row.latest) >= atMs)) return;
+    if (Date.now() > deadline) {
+      throw new Error(`no ${pair} reference tick at or after ${new Date(atMs).toISOString()} was stored`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, TICK_POLL_MS));
+  }
+}
+
+/**
  * The first half of a jump over an expiry: moves `clock` to just short of `expiryMs` and waits
- * until the feed has stored a tick of `pair` there, the tick the trades expiring then settle on.
+ * until the feed has stored a tick of `pair` there, the tick the trades expiring then settle on,
+ * and, for a pair with a reference feed, until the reference has one there too.
  */
 export async function jumpToExitTick(
   platform: RunningPlatform,
@@ -98,6 +128,7 @@ export async function jumpToExitTick(
   expiryMs: number,
 ): Promise<void> {
   clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
+  await waitForStoredReferenceTick(platform, pair, clock.now());
   await waitForStoredTick(platform, pair, clock.now());
 }
 
