@@ -1,8 +1,7 @@
-import { toast } from 'sonner';
-import { errorDetail } from '../../../lib/api-client';
 import { useRiskOverview, type PairRisk } from '../api/get-risk-overview';
 import { useResumePair } from '../api/resume-pair';
 import { PAIR_RISK_COLUMNS, PairRiskRow } from './pair-risk-row';
+import { saveWithToast } from './save-with-toast';
 import { TopTraders } from './top-traders';
 import { TraderCapsForm } from './trader-caps-form';
 import { useBusyKeys } from './use-busy-keys';
@@ -26,16 +25,14 @@ export function RiskTab({ onMarketChanged }: RiskTabProps) {
   useLoadErrorToast(useFirstError(overview.error), 'risk');
 
   const onResume = (pair: PairRisk) =>
-    run(pair.symbol, async () => {
-      try {
-        await resume.mutateAsync(pair.symbol);
-        toast.success('Trading resumed');
-        onMarketChanged?.();
-      } catch (error) {
-        console.error('Failed to resume trading', error);
-        toast.error(errorDetail(error, 'Failed to resume trading'));
-      }
-    });
+    run(pair.symbol, () =>
+      saveWithToast(
+        'resume trading',
+        'Trading resumed',
+        () => resume.mutateAsync(pair.symbol),
+        onMarketChanged,
+      ),
+    );
 
   if (overview.data === undefined) {
     return (
