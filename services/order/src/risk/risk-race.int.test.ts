@@ -145,7 +145,7 @@ describe('an exposure cap under 200 concurrent placements', () => {
     expect((await verifyLedger(database.db)).ok).toBe(true);
   });
 
-  it('never crosses the cap with mixed amounts and both directions, and leaves no room a refused placement would fit', async () => {
+  it("never crosses either side's cap with mixed amounts in both directions, and the book matches the trades", async () => {
     const cap = 25_000;
     await configure('ETHUSD', { capCents: { UP: cap, DOWN: cap } });
     const users = await traders(200, 100_000);
@@ -175,14 +175,8 @@ describe('an exposure cap under 200 concurrent placements', () => {
     expect([exposureCents(after, 'UP'), exposureCents(after, 'DOWN')]).toEqual([upExposure, downExposure]);
     expect(await bookDrift(database.db)).toEqual([]);
 
-    // Every refused UP placement would still cross the cap: the book only takes trades in, and
-    // a refused one never took room another could have used.
-    results.forEach((r, i) => {
-      if (r.status === 'fulfilled') return;
-      const { direction, amountCents } = requests[i]!;
-      const exposure = direction === 'UP' ? upExposure : downExposure;
-      expect(exposure + potentialProfitCents(amountCents, 80)).toBeGreaterThan(cap);
-    });
+    // No claim that a refused placement could not fit at the end: a DOWN trade accepted after
+    // it lowers UP's exposure, so room can open later. The exact count is the equal-amounts test's.
   });
 });
 
