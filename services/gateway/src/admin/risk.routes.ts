@@ -165,7 +165,10 @@ async function readPairRisk(
   row: RiskPairRow,
   nowMs: number,
 ): Promise<PairRisk> {
-  const [today, window] = await Promise.all([pnlSince(db, utcDayStart(nowMs)), windowPnl(db, [row], nowMs)]);
+  const [today, window] = await Promise.all([
+    pnlSince(db, utcDayStart(nowMs), [pair.symbol]),
+    windowPnl(db, [row], nowMs),
+  ]);
   return pairRiskView(pair, row, {
     today: today.get(pair.symbol) ?? 0,
     window: window.get(pair.symbol) ?? 0,

@@ -297,13 +297,16 @@ export async function windowPnl(
   return new Map(rows.map((r) => [r.pair, Number(r.pnl)]));
 }
 
-/** The house's P/L per pair since `sinceMs` (the Risk tab's "today"). */
+/** The house's P/L per pair since `sinceMs` (the Risk tab's "today"), of these pairs or of all. */
 export async function pnlSince(
   db: Kysely<Database> | Transaction<Database>,
   sinceMs: number,
+  pairs?: readonly string[],
 ): Promise<Map<string, number>> {
   const { rows } = await sql<{ pair: string; pnl: number }>`
-    select pair, sum(pnl_cents)::bigint as pnl from risk_house_pnl where minute_ms >= ${minuteOf(sinceMs)}::bigint
+    select pair, sum(pnl_cents)::bigint as pnl from risk_house_pnl
+    where minute_ms >= ${minuteOf(sinceMs)}::bigint
+      ${pairs ? sql`and pair = any(${[...pairs]}::text[])` : sql``}
     group by pair`.execute(db);
   return new Map(rows.map((r) => [r.pair, Number(r.pnl)]));
 }
