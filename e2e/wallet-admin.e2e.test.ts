@@ -54,6 +54,8 @@ describe('money in and out', () => {
       const token = await api.signUp(user);
       const { id: userId } = await api.me(token);
       await api.deposit(token, 100, 'real');
+      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
+      await api.verifyIdentity(token, adminToken, user.name);
       const { request } = await api.withdraw(token, 40, 'real');
       expect(request).toMatchObject({ status: 'pending', amount: 40 });
 
@@ -75,7 +77,6 @@ describe('money in and out', () => {
       await toastShown(page, 'Withdrawal approved successfully');
       await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 
-      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
       const decided = (await api.adminWithdrawals(adminToken)).find((r) => r.id === request!.id);
       expect(decided?.status).toBe('approved');
       await journey.finish();

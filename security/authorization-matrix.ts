@@ -1,5 +1,6 @@
 import type { InjectOptions } from 'fastify';
 import { PAIR, PLACE_TRADE_BODY, newAccount, type Identity, type MatrixFixtures } from './matrix-fixtures';
+import { IDENTITY_DETAILS, ownDocumentUpload } from './platform-api';
 
 /**
  * Who may call what: every route the gateway registers, keyed `METHOD url` exactly as Fastify
@@ -277,7 +278,51 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     },
   },
 
+  // Identity verification: a trader's own; a document is the owner's and the admins'.
+  'GET /api/identity': { expect: signedIn(200), request: () => get('/api/identity') },
+  'POST /api/identity/documents': {
+    freshCaller: true,
+    expect: signedIn(201),
+    request: (c) => {
+      const upload = ownDocumentUpload(c.caller?.id ?? 'nobody', 'photo_id');
+      return {
+        method: 'POST',
+        url: '/api/identity/documents',
+        payload: upload.payload,
+        headers: upload.headers,
+      };
+    },
+  },
+  'POST /api/identity/submit': {
+    freshCaller: true,
+    expect: signedIn(200),
+    request: async (c) => {
+      if (c.caller) {
+        await c.fx.uploadDocument(c.caller, 'photo_id');
+        await c.fx.uploadDocument(c.caller, 'proof_of_address');
+      }
+      return { method: 'POST', url: '/api/identity/submit', payload: IDENTITY_DETAILS };
+    },
+  },
+  'GET /api/identity/documents/:id': {
+    expect: ownerOrAdmin(200, 404),
+    request: async (c) => get(`/api/identity/documents/${await c.fx.ownerDocument()}`),
+  },
+
   // Admin.
+  'GET /api/admin/verifications': { expect: adminOnly(200), request: () => get('/api/admin/verifications') },
+  'GET /api/admin/verifications/:id': {
+    expect: adminOnly(200),
+    request: async (c) => get(`/api/admin/verifications/${await c.fx.pendingVerification()}`),
+  },
+  'POST /api/admin/verifications/:id': {
+    expect: adminOnly(200),
+    request: async (c) => ({
+      method: 'POST',
+      url: `/api/admin/verifications/${await c.fx.pendingVerification()}`,
+      payload: { action: 'approve' },
+    }),
+  },
   'GET /api/admin/users': { expect: adminOnly(200), request: () => get('/api/admin/users') },
   'GET /api/admin/pairs': { expect: adminOnly(200), request: () => get('/api/admin/pairs') },
   'POST /api/admin/pairs': {

@@ -130,6 +130,13 @@ export class MatrixFixtures extends PlatformApi {
     return request.id;
   }
 
+  /** A document of A (the owner), uploaded once. */
+  async ownerDocument(): Promise<string> {
+    this.ownerDocumentId ??= await this.uploadDocument(this.principals.owner, 'photo_id');
+    return this.ownerDocumentId;
+  }
+  private ownerDocumentId: string | undefined;
+
   /** Stops the platform and drops its database. */
   stop(): Promise<void> {
     return this.stopAll();
@@ -183,6 +190,8 @@ async function buildPrincipals(
     password: ADMIN_PASSWORD,
     accessToken: adminLogin.access_token,
   };
+  // Withdrawals need a verified identity; the matrix asks who may call, not whether they are verified.
+  for (const identity of [owner, other, admin]) await api.clearForWithdrawals(identity);
   const withTwoFactor = await api.freshUser('two-factor');
   const totp = await api.enableTwoFactor(withTwoFactor);
 

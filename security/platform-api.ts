@@ -2,8 +2,16 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import type { OffsetClock } from '@updown/runtime';
-import { setRole } from '@updown/gateway/testing';
+import { clearForWithdrawals, multipartUpload, pdfBytes, setRole } from '@updown/gateway/testing';
 import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
+
+export const IDENTITY_DETAILS = { full_name: 'Matrix Trader', date_of_birth: '1990-01-01' } as const;
+
+/** The multipart upload of a document only this account has. */
+export function ownDocumentUpload(userId: string, kind: string) {
+  const bytes = Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
+  return multipartUpload(kind, { bytes, filename: `${kind}.pdf`, contentType: 'application/pdf' });
+}
 
 /** A code is generated this far from a step boundary, so the server sees the step the code is for. */
 const TOTP_MARGIN_MS = 8_000;
@@ -56,6 +64,38 @@ export class PlatformApi {
     const account = newAccount(prefix);
     const { id } = await this.call<{ id: string }>('POST', '/api/auth/register', undefined, account);
     return { id, ...account, accessToken: (await this.login(account)).access_token };
+  }
+
+  /** Set-up for a test that is not about verification: the account's withdrawals open. */
+  async clearForWithdrawals(identity: Identity): Promise<void> {
+    await clearForWithdrawals(this.platform.database.db, identity.id);
+  }
+
+  /** Uploads one identity document of the caller's own (a PDF no other account sends); answers its id. */
+  async uploadDocument(identity: Identity, kind: 'photo_id' | 'proof_of_address'): Promise<string> {
+    const upload = ownDocumentUpload(identity.id, kind);
+    const res = await this.inject({
+      method: 'POST',
+      url: '/api/identity/documents',
+      headers: { authorization: `Bearer ${identity.accessToken}`, ...upload.headers },
+      payload: upload.payload,
+    });
+    if (res.statusCode !== 201) throw new Error(`set-up upload ${kind}: ${res.statusCode} ${res.body}`);
+    return res.json<{ id: string }>().id;
+  }
+
+  /** A new account's identity submission, pending; answers its id. */
+  async pendingVerification(): Promise<string> {
+    const trader = await this.freshUser('kyc');
+    await this.uploadDocument(trader, 'photo_id');
+    await this.uploadDocument(trader, 'proof_of_address');
+    await this.call('POST', '/api/identity/submit', trader.accessToken, IDENTITY_DETAILS);
+    const row = await this.platform.database.db
+      .selectFrom('identity_submissions')
+      .select('id')
+      .where('user_id', '=', trader.id)
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   async freshAdmin(): Promise<Identity> {

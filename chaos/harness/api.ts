@@ -16,7 +16,7 @@ export interface ApiClient {
   request<T>(
     method: 'GET' | 'POST',
     path: string,
-    options?: { token?: string; body?: unknown; idempotencyKey?: string },
+    options?: { token?: string; body?: unknown; form?: FormData; idempotencyKey?: string },
   ): Promise<Outcome<T>>;
 }
 
@@ -25,7 +25,7 @@ export function createApiClient(baseUrl: string): ApiClient {
     async request<T>(
       method: 'GET' | 'POST',
       path: string,
-      options: { token?: string; body?: unknown; idempotencyKey?: string } = {},
+      options: { token?: string; body?: unknown; form?: FormData; idempotencyKey?: string } = {},
     ): Promise<Outcome<T>> {
       const headers: Record<string, string> = {};
       if (options.body !== undefined) headers['content-type'] = 'application/json';
@@ -37,7 +37,8 @@ export function createApiClient(baseUrl: string): ApiClient {
         response = await fetch(`${baseUrl}${path}`, {
           method,
           headers,
-          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          // A form sets its own multipart Content-Type with the boundary.
+          body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
           signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
         });
         text = await response.text();

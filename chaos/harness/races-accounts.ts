@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { clearWithdrawals } from '@updown/wallet';
 import type { Trade, UserResponse } from '@updown/schemas/api';
 import { ApiClient, newUser } from '../../e2e/harness/api';
 import type { RacePlatform } from './races-platform';
@@ -10,7 +12,8 @@ export interface Account {
 
 /**
  * Registers and signs in a new account through the API, as a visitor would. An admin is promoted
- * in the database before signing in, so the role travels in its access token.
+ * in the database before signing in, so the role travels in its access token. Every account is
+ * cleared for withdrawals (identity verification is not what the races test).
  */
 export async function signUp(
   platform: RacePlatform,
@@ -23,6 +26,12 @@ export async function signUp(
   if (role === 'admin') {
     await platform.db.updateTable('users').set({ role }).where('id', '=', registered.id).execute();
   }
+  // Set-up, not the race: the account's identity counts as verified, so its withdrawals are taken.
+  await platform.db
+    .transaction()
+    .execute((trx) =>
+      clearWithdrawals(trx, { userId: registered.id, sourceId: randomUUID(), at: Date.now() }),
+    );
   const token = await api.login(user.email, user.password);
   return { id: registered.id, token };
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { pdfBytes } from '@updown/gateway/testing';
 import { dollars, type ApiClient, type Outcome } from './api';
 import { firstDepositBonusCents, type AccountType, type AckedOp, type Direction } from './model';
 
@@ -230,4 +231,63 @@ export async function cancelBonus(ctx: OpContext, user: TraderState): Promise<Op
   }
   user.bonusActive = false;
   return { acked: { kind: 'cancel_bonus', userId: user.userId } };
+}
+
+/**
+ * Verifies a trader's identity as the console does, so their withdrawals are taken: a photo ID and
+ * a proof of address of their own (each a PDF no other trader sends), a submission, and the admin's
+ * approval. Every step is retried through crashes; a step that had committed before a crash answers
+ * 409 on its retry (already pending, already decided), which counts as done.
+ */
+export async function verifyIdentity(
+  ctx: OpContext,
+  user: { userId: string; token: string },
+  fullName: string,
+): Promise<void> {
+  for (const kind of ['photo_id', 'proof_of_address'] as const) {
+    const outcome = await decided(ctx, `upload ${kind} ${user.userId}`, () => {
+      const form = new FormData();
+      form.append('kind', kind);
+      form.append('file', new Blob([Uint8Array.from(ownDocument(user.userId, kind))]), `${kind}.pdf`);
+      return ctx.api.request('POST', '/api/identity/documents', { token: user.token, form });
+    });
+    if (outcome.kind === 'refused' && outcome.code !== 'VERIFICATION_LOCKED') {
+      throw new Error(`uploading ${kind} for ${user.userId}: ${outcome.code} ${outcome.detail}`);
+    }
+  }
+  const submitted = await decided(ctx, `submit identity ${user.userId}`, () =>
+    ctx.api.request('POST', '/api/identity/submit', {
+      token: user.token,
+      body: { full_name: fullName, date_of_birth: '1990-01-01' },
+    }),
+  );
+  if (submitted.kind === 'refused' && submitted.code !== 'VERIFICATION_LOCKED') {
+    throw new Error(`submitting identity of ${user.userId}: ${submitted.code} ${submitted.detail}`);
+  }
+  const queue = await decided(ctx, 'verification queue', () =>
+    ctx.api.request<{ id: string; user_id: string; status: string }[]>(
+      'GET',
+      '/api/admin/verifications?status=all',
+      {
+        token: ctx.adminToken(),
+      },
+    ),
+  );
+  if (queue.kind !== 'ok') throw new Error(`verification queue: ${queue.code}`);
+  const submission = queue.body.find((s) => s.user_id === user.userId);
+  if (!submission) throw new Error(`no verification submitted by ${user.userId}`);
+  if (submission.status === 'verified') return;
+  const approved = await decided(ctx, `approve identity ${user.userId}`, () =>
+    ctx.api.request('POST', `/api/admin/verifications/${submission.id}`, {
+      token: ctx.adminToken(),
+      body: { action: 'approve' },
+    }),
+  );
+  if (approved.kind === 'refused' && approved.code !== 'VERIFICATION_NOT_PENDING') {
+    throw new Error(`approving identity of ${user.userId}: ${approved.code} ${approved.detail}`);
+  }
+}
+
+function ownDocument(userId: string, kind: string): Buffer {
+  return Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
 }

@@ -11,6 +11,7 @@ import {
   type OpContext,
   type OpResult,
   type TraderState,
+  verifyIdentity,
 } from './user-ops';
 
 /**
@@ -84,6 +85,7 @@ export async function startWorkload(options: WorkloadOptions): Promise<Workload>
         api.request<{ id: string }>('GET', '/api/auth/me', { token }),
       );
       if (me.kind !== 'ok') throw new Error(`loading ${email}: ${me.code}`);
+      await verifyIdentity(ctx, { userId: me.body.id, token }, `Chaos Trader ${w}-${u}`);
       users.push({
         userId: me.body.id,
         token,

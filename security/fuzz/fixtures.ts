@@ -8,6 +8,7 @@ import type { Clock } from '@updown/runtime';
 import { TRADE_DURATIONS_SEC } from '@updown/order';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import type { FieldHints } from '@updown/schemas/testing';
+import { IDENTITY_DETAILS, ownDocumentUpload } from '../platform-api';
 
 export type Inject = (request: InjectOptions) => Promise<LightMyRequestResponse>;
 
@@ -81,6 +82,39 @@ export async function identities(inject: Inject, clock: Clock): Promise<Identiti
  * trade and a pending withdrawal of the user, the users' ids, their emails. They let generated
  * requests reach the handlers and move money, not only fail validation.
  */
+/**
+ * The user's identity verified through the API, as the console does it (upload, submit, the
+ * admin's approval), so withdrawals are taken and the ids are real hints.
+ */
+async function verifyIdentity(
+  inject: Inject,
+  who: Identities,
+): Promise<{ submissionId: string; documentIds: string[] }> {
+  const me = await call<{ id: string }>(inject, 'GET', '/api/auth/me', who.user);
+  const documentIds: string[] = [];
+  for (const kind of ['photo_id', 'proof_of_address']) {
+    const upload = ownDocumentUpload(me.id, kind);
+    const res = await inject({
+      method: 'POST',
+      url: '/api/identity/documents',
+      headers: { authorization: `Bearer ${who.user}`, ...upload.headers },
+      payload: upload.payload,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    documentIds.push(res.json<{ id: string }>().id);
+  }
+  await call(inject, 'POST', '/api/identity/submit', who.user, IDENTITY_DETAILS);
+  const queue = await call<{ id: string; user_id: string }[]>(
+    inject,
+    'GET',
+    '/api/admin/verifications',
+    who.admin,
+  );
+  const submissionId = queue.find((s) => s.user_id === me.id)!.id;
+  await call(inject, 'POST', `/api/admin/verifications/${submissionId}`, who.admin, { action: 'approve' });
+  return { submissionId, documentIds };
+}
+
 export async function fieldHints(inject: Inject, who: Identities & { totp: string }): Promise<FieldHints> {
   const pairs = await call<{ symbol: string }[]>(inject, 'GET', '/api/market/pairs', who.user);
   const symbols = pairs.map((p) => p.symbol);
@@ -92,6 +126,7 @@ export async function fieldHints(inject: Inject, who: Identities & { totp: strin
     account_type: 'demo',
   });
   await call(inject, 'POST', '/api/wallet/deposit', who.user, { amount: 500, account_type: 'real' });
+  const verification = await verifyIdentity(inject, who);
   const withdrawal = await call<{ request?: { id: string } }>(
     inject,
     'POST',
@@ -109,7 +144,12 @@ export async function fieldHints(inject: Inject, who: Identities & { totp: strin
     symbol: [...symbols, symbols[0]!.toLowerCase()],
     duration: TRADE_DURATIONS_SEC,
     amount: [1, 2.5, 10, 100],
-    id: [trade.id, withdrawal.request?.id ?? trade.id],
+    id: [
+      trade.id,
+      withdrawal.request?.id ?? trade.id,
+      verification.submissionId,
+      ...verification.documentIds,
+    ],
     user_id: [me.id, admin.id],
     email: [TEST_ADMIN.email, 'fuzz.user@example.com', 'new.fuzz@example.com'],
     password: [TEST_ADMIN.password, 'Another-pass-123'],

@@ -1909,6 +1909,317 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/identity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's identity verification: status, what is missing, documents, decision */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The caller's identity verification: status, what is missing, documents, decision */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Identity'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/identity/documents': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB */
+        201: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['IdentityDocument'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/identity/submit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send the latest photo ID and proof of address with the legal name and date of birth for review; pending until an admin decides */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['IdentitySubmitRequest'];
+        };
+      };
+      responses: {
+        /** @description Send the latest photo ID and proof of address with the legal name and date of birth for review; pending until an admin decides */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Identity'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/identity/documents/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A document file as uploaded, to its owner or an admin (404 to anyone else); never cached */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The file, with its detected Content-Type */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/jpeg': string;
+            'image/png': string;
+            'application/pdf': string;
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/jpeg': components['schemas']['ErrorResponse'];
+            'image/png': components['schemas']['ErrorResponse'];
+            'application/pdf': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/jpeg': components['schemas']['ErrorResponse'];
+            'image/png': components['schemas']['ErrorResponse'];
+            'application/pdf': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'image/jpeg': components['schemas']['ErrorResponse'];
+            'image/png': components['schemas']['ErrorResponse'];
+            'application/pdf': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/users': {
     parameters: {
       query?: never;
@@ -2448,6 +2759,253 @@ export interface paths {
       };
     };
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/verifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Identity submissions: the pending queue oldest first (default), or decided ones newest first, with duplicate-account signals */
+    get: {
+      parameters: {
+        query?: {
+          /** @description Which submissions: pending (the queue, oldest first; the default) or decided ones, newest first */
+          status?: 'pending' | 'verified' | 'rejected' | 'all';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Identity submissions: the pending queue oldest first (default), or decided ones newest first, with duplicate-account signals */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['VerificationList'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/verifications/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One submission with its documents and the trader's every submission and decision */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description One submission with its documents and the trader's every submission and decision */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['VerificationDetail'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    /** Approve (the trader's real withdrawals open at once) or reject with a reason the trader sees; exactly once, never one's own */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['VerificationDecisionRequest'];
+        };
+      };
+      responses: {
+        /** @description Approve (the trader's real withdrawals open at once) or reject with a reason the trader sees; exactly once, never one's own */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['VerificationSummary'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Conflicts with the current state; `detail` says how */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
     delete?: never;
     options?: never;
     head?: never;
@@ -4400,6 +4958,16 @@ export interface components {
     };
     /** DisputeList */
     DisputeList: components['schemas']['Dispute'][];
+    /**
+     * DuplicateSignal
+     * @description Another account that may belong to the same person
+     */
+    DuplicateSignal: {
+      /** Format: uuid */
+      user_id: string;
+      email: string;
+      reason: 'same_document' | 'same_name_and_birth_date';
+    };
     /** ErrorResponse */
     ErrorResponse: {
       /** @description Human-readable explanation, safe to show to the user */
@@ -4445,6 +5013,55 @@ export interface components {
     HealthResponse: {
       /** @enum {string} */
       status: 'ok';
+    };
+    /** Identity */
+    Identity: {
+      status: components['schemas']['IdentityStatus'];
+      missing: components['schemas']['IdentityDocumentKind'][];
+      documents: components['schemas']['IdentityDocument'][];
+      full_name: string | null;
+      /** Format: date */
+      date_of_birth: string | null;
+      /** @description Set when status is rejected */
+      rejection_reason: string | null;
+      /** Format: date-time */
+      submitted_at: string | null;
+      /** Format: date-time */
+      decided_at: string | null;
+      /** @description True once verified: real withdrawals are open */
+      can_withdraw: boolean;
+    };
+    /** IdentityDocument */
+    IdentityDocument: {
+      /** Format: uuid */
+      id: string;
+      kind: components['schemas']['IdentityDocumentKind'];
+      /** @description Detected from the file content, not from its name or the upload header */
+      content_type: 'image/jpeg' | 'image/png' | 'application/pdf';
+      size_bytes: number;
+      /** @description SHA-256 of the file, hex */
+      sha256: string;
+      /** @description Page count of a PDF; null for an image */
+      pages: number | null;
+      /** Format: date-time */
+      uploaded_at: string;
+    };
+    /**
+     * IdentityDocumentKind
+     * @description photo_id: passport, national ID card or driving licence; proof_of_address: a utility bill or bank statement
+     */
+    IdentityDocumentKind: 'photo_id' | 'proof_of_address';
+    /** IdentityStatus */
+    IdentityStatus: 'not_started' | 'pending' | 'verified' | 'rejected';
+    /** IdentitySubmitRequest */
+    IdentitySubmitRequest: {
+      /** @description Legal name as on the photo ID (a name of spaces or punctuation only is refused) */
+      full_name: string;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD
+       */
+      date_of_birth: string;
     };
     /**
      * KeySet
@@ -4584,6 +5201,7 @@ export interface components {
        * @description When the request was made, ISO 8601
        */
       created_at: string;
+      identity_status?: components['schemas']['IdentityStatus'];
     };
     /** PaymentRequestList */
     PaymentRequestList: components['schemas']['PaymentRequest'][];
@@ -4952,6 +5570,70 @@ export interface components {
      * @description 'admin' marks an administrator
      */
     UserRole: 'user' | 'admin';
+    /** VerificationDecisionRequest */
+    VerificationDecisionRequest: {
+      action: 'approve' | 'reject';
+      /** @description Required to reject: what the trader must fix. Shown to the trader. */
+      reason?: string;
+    };
+    /** VerificationDetail */
+    VerificationDetail: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      user_id: string;
+      email: string;
+      /** @description The name on the account */
+      account_name: string;
+      /** @description The legal name submitted */
+      full_name: string;
+      /** Format: date */
+      date_of_birth: string;
+      status: 'pending' | 'verified' | 'rejected';
+      /** Format: date-time */
+      submitted_at: string;
+      /** Format: date-time */
+      decided_at: string | null;
+      decided_by_email: string | null;
+      rejection_reason: string | null;
+      duplicate_signals: components['schemas']['DuplicateSignal'][];
+      documents: components['schemas']['IdentityDocument'][];
+      history: {
+        /** Format: uuid */
+        id: string;
+        status: 'pending' | 'verified' | 'rejected';
+        /** Format: date-time */
+        submitted_at: string;
+        /** Format: date-time */
+        decided_at: string | null;
+        decided_by_email: string | null;
+        rejection_reason: string | null;
+      }[];
+    };
+    /** VerificationList */
+    VerificationList: components['schemas']['VerificationSummary'][];
+    /** VerificationSummary */
+    VerificationSummary: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      user_id: string;
+      email: string;
+      /** @description The name on the account */
+      account_name: string;
+      /** @description The legal name submitted */
+      full_name: string;
+      /** Format: date */
+      date_of_birth: string;
+      status: 'pending' | 'verified' | 'rejected';
+      /** Format: date-time */
+      submitted_at: string;
+      /** Format: date-time */
+      decided_at: string | null;
+      decided_by_email: string | null;
+      rejection_reason: string | null;
+      duplicate_signals: components['schemas']['DuplicateSignal'][];
+    };
     /** VoidReason */
     VoidReason: 'no_exit_tick' | 'exit_tick_too_old' | 'feeds_diverged_at_entry' | 'feeds_diverged_at_expiry';
     /** Wallet */

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { IdentityStatus } from './identity';
 import { refusal } from './refusal';
 import { RequestBody } from './request-body';
 import { idempotencyHeaders } from './trades';
@@ -120,6 +121,8 @@ export const PaymentRequest = Type.Object(
     account_type: AccountType,
     status: PaymentRequestStatus,
     created_at: Type.String({ format: 'date-time', description: 'When the request was made, ISO 8601' }),
+    /** The trader's identity verification: on the admin's withdrawal list only. */
+    identity_status: Type.Optional(IdentityStatus),
   },
   { title: 'PaymentRequest' },
 );

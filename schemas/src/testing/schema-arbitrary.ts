@@ -103,6 +103,15 @@ function numberArbitrary(schema: JsonSchema): fc.Arbitrary<number> {
 
 function stringArbitrary(schema: JsonSchema): fc.Arbitrary<string> {
   if (schema.format === 'uuid') return fc.uuid();
+  if (schema.format === 'date') {
+    return fc
+      .date({
+        min: new Date('1900-01-01T00:00:00Z'),
+        max: new Date('2099-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((d) => d.toISOString().slice(0, 10));
+  }
   const minLength = schema.minLength ?? 0;
   // Long strings are generated separately (mutations); valid ones stay short so runs are quick.
   const maxLength = Math.min(schema.maxLength ?? 64, 64);

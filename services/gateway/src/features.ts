@@ -5,6 +5,7 @@ import { loadSettlementEvidence } from '@updown/settlement';
 import { createAdminPlugin } from './admin/admin.routes';
 import type { GatewayPlugin } from './app';
 import { createAuthPlugin, type AuthPluginConfig } from './auth/index';
+import { createIdentityPlugin } from './identity/identity.routes';
 import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
 import { createDisputesPlugin } from './receipts/disputes.routes';
 import { createReceiptsPlugin } from './receipts/receipts.routes';
@@ -45,6 +46,7 @@ export function gatewayPlugins(deps: GatewayFeatureDeps): GatewayPlugin[] {
     createMarketPlugin({ db, bus: deps.bus, logger, registry, clock, options: deps.market }),
     createTradesPlugin({ db, order: deps.order, clock, loadEvidence }),
     createWalletPlugin({ db, clock }),
+    createIdentityPlugin({ db, clock }),
     createAdminPlugin({ db, clock }),
     createLeaderboardPlugin({ db, clock }),
     createReceiptsPlugin({ db, keySet: deps.keySet }),

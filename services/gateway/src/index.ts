@@ -44,6 +44,8 @@ export {
   type MarketPluginOptions,
 } from './market/market.config';
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
+export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './identity/identity.routes';
+export { purgeExpiredIdentityData, startIdentityRetention } from './identity/identity-retention';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
 export { recoverPayments, startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';

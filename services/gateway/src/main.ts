@@ -9,11 +9,13 @@ import {
   openDatabase,
   resolveSigningKey,
   systemClock,
+  type Repeating,
 } from '@updown/runtime';
 import { createHttpOrderPort, serviceToken } from '@updown/order';
 import { startBonusExpiry, type BonusExpiryJob } from '@updown/wallet';
 import { startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 import { ensureAdminFromEnv } from './auth/index';
+import { startIdentityRetention } from './identity/identity-retention';
 import { everyMigration } from './db/every-migration';
 import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';
@@ -46,11 +48,13 @@ async function main(): Promise<void> {
   let gateway: RunningGateway | undefined;
   let bonusExpiry: BonusExpiryJob | undefined;
   let paymentRecovery: PaymentRecoveryJob | undefined;
+  let identityRetention: Repeating<number> | undefined;
   let closeBus: (() => Promise<void>) | undefined;
   let closeDatabase: (() => Promise<void>) | undefined;
   lifecycle.add('http', async () => gateway?.close());
   lifecycle.add('bonus expiry', async () => bonusExpiry?.stop());
   lifecycle.add('payment recovery', async () => paymentRecovery?.stop());
+  lifecycle.add('identity retention', async () => identityRetention?.stop());
   lifecycle.add('bus', async () => closeBus?.());
   lifecycle.add('database', async () => closeDatabase?.());
   try {
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
     });
     paymentRecovery = await startPaymentRecovery({ db: database.db, clock, logger });
     bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
+    identityRetention = startIdentityRetention({ db: database.db, clock, logger });
     gateway = await startGateway({
       config,
       logger,

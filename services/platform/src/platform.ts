@@ -22,6 +22,7 @@ import {
   ensureAdminFromEnv,
   gatewayPlugins,
   marketPluginOptions,
+  startIdentityRetention,
   startPaymentRecovery,
   startGateway,
   type RunningGateway,
@@ -149,6 +150,8 @@ export async function startPlatform(
     stopLater('bonus expiry', () => bonusExpiry.stop());
     const toxicity = startToxicityScoring({ db: database.db, clock, logger });
     stopLater('toxicity scoring', () => toxicity.stop());
+    const identityRetention = startIdentityRetention({ db: database.db, clock, logger });
+    stopLater('identity retention', () => identityRetention.stop());
 
     const gateway = await startGateway({
       config,

@@ -68,6 +68,12 @@ export {
   type CommandOutcome,
   type WalletDeps,
 } from './commands/wallet.commands';
+export {
+  clearedUsers,
+  clearWithdrawals,
+  IdentityNotVerified,
+  isClearedForWithdrawal,
+} from './clearance/withdrawal-clearance';
 export { decideRequest, type Decision } from './commands/decisions';
 export {
   listRequests,

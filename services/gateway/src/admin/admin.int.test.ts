@@ -477,6 +477,8 @@ describe('withdrawal decisions', () => {
         account_type: 'real',
         status: 'rejected',
         created_at: expect.any(String),
+        // The harness clears withdrawals directly; no verification was ever submitted.
+        identity_status: 'not_started',
       },
     ]);
     await expectLedgerClean();

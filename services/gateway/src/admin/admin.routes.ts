@@ -47,7 +47,9 @@ import {
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
 import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
+import { identityStatuses } from '../identity/identity.repository';
 import { auditDecision, writeAudit } from './audit.repository';
+import { adminVerificationRoutes } from './verifications.routes';
 import { adminRiskRoutes } from './risk.routes';
 import { adminUsersRoutes } from './users.routes';
 
@@ -82,6 +84,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
   return async (app) => {
     await app.register(adminUsersRoutes({ db }));
     await app.register(adminRiskRoutes({ db, clock }));
+    await app.register(adminVerificationRoutes({ db, clock }));
 
     app.get(
       '/api/admin/pairs',
@@ -315,7 +318,16 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             limit: request.query.limit ?? ADMIN_REQUESTS_LIMIT_DEFAULT,
             status: request.query.status,
           });
-          return rows.map(paymentRequestView);
+          if (kind === 'deposit') return rows.map(paymentRequestView);
+          // The approver sees whether the trader's identity is verified.
+          const statuses = await identityStatuses(
+            db,
+            rows.map((r) => r.user_id),
+          );
+          return rows.map((row) => ({
+            ...paymentRequestView(row),
+            identity_status: statuses.get(row.user_id) ?? 'not_started',
+          }));
         },
       );
 

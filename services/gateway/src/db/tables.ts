@@ -22,6 +22,8 @@ export interface UsersTable {
   twofa_last_step: number | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** When the account closed; identity data is kept five years from then. */
+  closed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface RefreshTokensTable {
@@ -56,11 +58,48 @@ export interface AdminAuditTable {
   at: Timestamp;
 }
 
+export interface IdentityDocumentsTable {
+  id: string;
+  seq: Generated<number>;
+  user_id: string;
+  kind: 'photo_id' | 'proof_of_address';
+  content_type: 'image/jpeg' | 'image/png' | 'application/pdf';
+  size_bytes: number;
+  /** SHA-256 of the bytes, hex. */
+  sha256: string;
+  /** Page count of a PDF; null for an image. */
+  pages: number | null;
+  /** The file; null once the retention job purged it. */
+  content: Buffer | null;
+  uploaded_at: Timestamp;
+  purged_at: NullableTimestamp;
+}
+
+export interface IdentitySubmissionsTable {
+  id: string;
+  seq: Generated<number>;
+  user_id: string;
+  full_name: string;
+  /** The name folded for comparison (`nameKey`): the duplicate signal matches on it. */
+  name_key: string;
+  /** YYYY-MM-DD. */
+  date_of_birth: ColumnType<string, string, string>;
+  photo_id_document: string;
+  proof_of_address_document: string;
+  status: ColumnType<'pending' | 'verified' | 'rejected', 'pending' | undefined, 'verified' | 'rejected'>;
+  submitted_at: Timestamp;
+  decided_at: NullableTimestamp;
+  decided_by: string | null;
+  rejection_reason: string | null;
+}
+
 declare module '@updown/runtime' {
   interface Database {
     users: UsersTable;
     refresh_tokens: RefreshTokensTable;
     login_failures: LoginFailuresTable;
     admin_audit: AdminAuditTable;
+    identity_documents: IdentityDocumentsTable;
+    identity_submissions: IdentitySubmissionsTable;
   }
 }

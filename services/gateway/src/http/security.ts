@@ -8,7 +8,7 @@ import { escapeJsonForHtml } from './json-escape';
 /**
  * The Content-Security-Policy for everything the gateway serves: the React console, the API and
  * the docs page. The console and Swagger UI load only their own scripts and styles; charts draw
- * images from data URLs; live prices come over a WebSocket on this host, which older browsers do
+ * images from data URLs (and identity documents from blob URLs); live prices come over a WebSocket on this host, which older browsers do
  * not count as 'self', hence `ws:`/`wss:`. Widen it here, in one place, when a feature needs more
  * (Google sign-in will need its script and frame origins).
  */
@@ -18,7 +18,8 @@ export const CONTENT_SECURITY_POLICY = {
   scriptSrc: ["'self'"],
   scriptSrcAttr: ["'none'"],
   styleSrc: ["'self'"],
-  imgSrc: ["'self'", 'data:'],
+  // blob: the admin's Verification tab shows identity documents fetched with the bearer token.
+  imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'", 'ws:', 'wss:'],
   objectSrc: ["'none'"],

@@ -14,12 +14,14 @@ import {
 import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
 import type { PaymentProvider } from '@updown/wallet';
 import { createWalletPlugin } from '../wallet/wallet.routes';
+import { clearForWithdrawals } from './identity-clearance';
 
 /** The gateway with auth, wallet, admin and leaderboard over a test database, on one manual clock. */
 export interface WalletHarness {
   readonly t: AuthTestApp;
   /** The clock the wallet, admin and leaderboard read (auth keeps its own). */
   readonly clock: ManualClock;
+  /** A signed-in user whose identity counts as verified (withdrawals open). */
   user(name?: string): Promise<{ id: string; token: string; name: string }>;
   admin(): Promise<{ id: string; token: string; name: string }>;
   postings(): Promise<number>;
@@ -51,6 +53,8 @@ export async function walletHarness(
     // Promoted before login so the token's role claim says admin too.
     if (role === 'admin') await db.updateTable('users').set({ role }).where('id', '=', id).execute();
     const { access_token } = await login(t.app, account.email, account.password);
+    // Withdrawals need a verified identity; the flow itself is identity.int.test.ts's subject.
+    await clearForWithdrawals(db, id);
     return { id, token: access_token, name: account.name };
   };
   return {

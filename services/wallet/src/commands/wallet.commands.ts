@@ -13,6 +13,7 @@ import {
   insertIntent,
   type PaymentIntentRow,
 } from '../payments/payment-intents.repository';
+import { IdentityNotVerified, isClearedForWithdrawal } from '../clearance/withdrawal-clearance';
 import { readSettings } from '../settings/settings.repository';
 import { lockUserWallet } from './user-wallet';
 import { DemoWithdrawal, NoActiveBonus, PaymentFailed } from './wallet.domain';
@@ -143,7 +144,9 @@ async function demoTopUp(
 /**
  * A withdrawal request: the cash moves to `withdrawal_hold` at once (more than `real` holds is
  * `InsufficientFunds`, and nothing is written), and an active bonus is forfeited in the same
- * transaction, as the bonus policy says.
+ * transaction, as the bonus policy says. Only a user whose identity was verified may ask
+ * (`IdentityNotVerified` otherwise, nothing written); a retry of a request made earlier answers as
+ * the first did.
  */
 export async function requestWithdrawal(
   deps: WalletDeps,
@@ -155,6 +158,7 @@ export async function requestWithdrawal(
     await lockUserWallet(trx, input.userId);
     const earlier = await replayed(trx, 'withdrawal_requests', input);
     if (earlier) return earlier;
+    if (!(await isClearedForWithdrawal(trx, input.userId))) throw new IdentityNotVerified();
     const [bonus] = await lockActiveBonuses(trx, [input.userId]);
     const balances = await lockAccounts(trx, [
       userAccountCode(input.userId, 'real'),

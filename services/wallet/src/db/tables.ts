@@ -87,6 +87,14 @@ export interface PaymentIntentsTable {
   decided_at: NullableTimestamp;
 }
 
+/** A user whose identity was verified: real withdrawals are open to them. */
+export interface WithdrawalClearancesTable {
+  user_id: string;
+  /** The approved verification submission. */
+  source_id: string;
+  cleared_at: Timestamp;
+}
+
 declare module '@updown/runtime' {
   interface Database {
     ledger_accounts: LedgerAccountsTable;
@@ -97,5 +105,6 @@ declare module '@updown/runtime' {
     deposit_requests: PaymentRequestsTable;
     withdrawal_requests: PaymentRequestsTable;
     payment_intents: PaymentIntentsTable;
+    withdrawal_clearances: WithdrawalClearancesTable;
   }
 }

@@ -2,15 +2,17 @@ import type { MigrationSet } from '@updown/runtime';
 import * as users from './0020_users';
 import * as refreshTokens from './0021_refresh_tokens';
 import * as loginFailures from './0022_login_failures';
+import * as identity from './0023_identity';
 import * as adminAudit from './0040a_admin_audit';
 
-/** The gateway's tables: accounts, sessions, sign-in failures and the admin audit trail. */
+/** The gateway's tables: accounts, sessions, sign-in failures, identity verification and the admin audit trail. */
 export const gatewayMigrations: MigrationSet = {
   owner: 'gateway',
   migrations: {
     '0020_users': users,
     '0021_refresh_tokens': refreshTokens,
     '0022_login_failures': loginFailures,
+    '0023_identity': identity,
     '0040a_admin_audit': adminAudit,
   },
 };

@@ -7,8 +7,10 @@ import * as paymentIdempotency from './0041_payment_idempotency';
 import * as ledgerAccountsFillfactor from './0042_ledger_accounts_fillfactor';
 import * as paymentIntents from './0043_payment_intents';
 import * as ledgerPostingsStatementChecks from './0044_ledger_postings_statement_checks';
+import * as withdrawalClearances from './0045_withdrawal_clearances';
 
-/** The wallet's tables: the ledger, the platform's money terms, bonuses and payment requests. */
+/** The wallet's tables: the ledger, the platform's money terms, bonuses, payment requests and
+ * the withdrawal clearances that identity verification grants. */
 export const walletMigrations: MigrationSet = {
   owner: 'wallet',
   migrations: {
@@ -20,5 +22,6 @@ export const walletMigrations: MigrationSet = {
     '0042_ledger_accounts_fillfactor': ledgerAccountsFillfactor,
     '0043_payment_intents': paymentIntents,
     '0044_ledger_postings_statement_checks': ledgerPostingsStatementChecks,
+    '0045_withdrawal_clearances': withdrawalClearances,
   },
 };

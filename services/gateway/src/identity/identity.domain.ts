@@ -1,0 +1,121 @@
+import { DomainError } from '@updown/runtime/errors';
+import {
+  IDENTITY_MINIMUM_AGE_YEARS,
+  type IdentityDocumentKind,
+  type IdentityStatus,
+} from '@updown/schemas/api';
+
+/** Identity verification rules that need no I/O (README "Identity verification"). */
+
+export const DOCUMENT_KINDS: readonly IdentityDocumentKind[] = ['photo_id', 'proof_of_address'];
+
+export const DOCUMENT_KIND_LABELS: Readonly<Record<IdentityDocumentKind, string>> = {
+  photo_id: 'a photo ID',
+  proof_of_address: 'a proof of address',
+};
+
+export class InvalidDocument extends DomainError {
+  constructor(detail: string) {
+    super('INVALID_DOCUMENT', detail);
+  }
+}
+
+export class InvalidIdentityDetails extends DomainError {
+  constructor(detail: string) {
+    super('INVALID_IDENTITY_DETAILS', detail);
+  }
+}
+
+export class VerificationIncomplete extends DomainError {
+  constructor(missing: readonly IdentityDocumentKind[]) {
+    super(
+      'VERIFICATION_INCOMPLETE',
+      `Upload ${missing.map((k) => DOCUMENT_KIND_LABELS[k]).join(' and ')} first`,
+    );
+  }
+}
+
+export class VerificationLocked extends DomainError {
+  constructor(status: 'pending' | 'verified') {
+    super(
+      'VERIFICATION_LOCKED',
+      status === 'pending'
+        ? 'Your documents are being reviewed; you can change them if they are rejected'
+        : 'Your identity is already verified',
+    );
+  }
+}
+
+export class VerificationNotPending extends DomainError {
+  constructor(status: string) {
+    super('VERIFICATION_NOT_PENDING', `This submission was already decided (${status})`);
+  }
+}
+
+export class OwnVerification extends DomainError {
+  constructor() {
+    super('OWN_VERIFICATION', 'You cannot decide your own verification');
+  }
+}
+
+/**
+ * A legal name folded for comparison: accents and case dropped, punctuation and runs of space made
+ * one space, words sorted, so "José  O'Neil" and "oneil jose" are the same person's name for the
+ * duplicate signal.
+ */
+export function nameKey(fullName: string): string {
+  return fullName
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/['’`]/g, '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word.length > 0)
+    .sort()
+    .join(' ');
+}
+
+/** Whole years from a YYYY-MM-DD birth date to the UTC day of `nowMs`. */
+export function ageInYears(dateOfBirth: string, nowMs: number): number {
+  const [y, m, d] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const now = new Date(nowMs);
+  const years = now.getUTCFullYear() - y;
+  const beforeBirthday = now.getUTCMonth() + 1 < m || (now.getUTCMonth() + 1 === m && now.getUTCDate() < d);
+  return beforeBirthday ? years - 1 : years;
+}
+
+/** Checks the submitted details and returns them trimmed; throws the message the trader sees. */
+export function checkDetails(
+  input: { full_name: string; date_of_birth: string },
+  nowMs: number,
+): { fullName: string; nameKey: string; dateOfBirth: string } {
+  const fullName = input.full_name.trim().replace(/\s+/g, ' ');
+  const key = nameKey(fullName);
+  if (fullName.length < 2 || key.length === 0) {
+    throw new InvalidIdentityDetails('Enter your full name as on your photo ID');
+  }
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(input.date_of_birth);
+  const parsed = match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : NaN;
+  if (!match || Number.isNaN(parsed) || new Date(parsed).toISOString().slice(0, 10) !== input.date_of_birth) {
+    throw new InvalidIdentityDetails('Enter your date of birth as YYYY-MM-DD');
+  }
+  if (Number(match[1]) < 1900 || parsed > nowMs) {
+    throw new InvalidIdentityDetails('Enter your real date of birth');
+  }
+  if (ageInYears(input.date_of_birth, nowMs) < IDENTITY_MINIMUM_AGE_YEARS) {
+    throw new InvalidIdentityDetails(`You must be ${IDENTITY_MINIMUM_AGE_YEARS} or older to hold an account`);
+  }
+  return { fullName, nameKey: key, dateOfBirth: input.date_of_birth };
+}
+
+/** The trader's state: their latest submission's, or not started without one. */
+export function identityStatus(
+  latest: { status: 'pending' | 'verified' | 'rejected' } | undefined,
+): IdentityStatus {
+  return latest?.status ?? 'not_started';
+}
+
+/** The kinds still to upload before a submission can be sent. */
+export function missingKinds(uploaded: ReadonlySet<IdentityDocumentKind>): IdentityDocumentKind[] {
+  return DOCUMENT_KINDS.filter((kind) => !uploaded.has(kind));
+}

@@ -1,0 +1,274 @@
+import { randomUUID } from 'node:crypto';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { DomainError, type Clock, type Database } from '@updown/runtime';
+import {
+  IDENTITY_DOCUMENT_BYTES_MAX,
+  IdentityDocument,
+  IdentityDocumentParams,
+  IdentityResponse,
+  IdentitySubmitRequest,
+  type IdentityDocumentKind,
+} from '@updown/schemas/api';
+import { findUserRole } from '../auth/users.repository';
+import { errorResponses } from '../http/responses';
+import { inspectDocument } from './document-inspection';
+import {
+  checkDetails,
+  DOCUMENT_KINDS,
+  identityStatus,
+  InvalidDocument,
+  missingKinds,
+  VerificationIncomplete,
+  VerificationLocked,
+} from './identity.domain';
+import {
+  documentsByIds,
+  insertDocument,
+  insertSubmission,
+  latestSubmission,
+  latestUploads,
+  readDocumentContent,
+  type DocumentRow,
+} from './identity.repository';
+import { documentView } from './identity.view';
+
+const PG_UNIQUE_VIOLATION = '23505';
+const security = [{ bearerAuth: [] }];
+const tags = ['identity'];
+const MB = IDENTITY_DOCUMENT_BYTES_MAX / (1024 * 1024);
+
+class NotFound extends DomainError {
+  constructor() {
+    super('NOT_FOUND', 'Document not found');
+  }
+}
+
+export interface IdentityPluginDeps {
+  readonly db: Kysely<Database>;
+  readonly clock: Clock;
+}
+
+/** The trader's verification as GET /api/identity answers it. */
+export async function loadIdentity(db: Kysely<Database>, userId: string): Promise<IdentityResponse> {
+  const latest = await latestSubmission(db, userId);
+  const status = identityStatus(latest);
+  const underReview = latest && latest.status !== 'rejected';
+  const documents: DocumentRow[] = underReview
+    ? await documentsByIds(db, [latest.photo_id_document, latest.proof_of_address_document])
+    : await latestUploads(db, userId);
+  return {
+    status,
+    missing: underReview ? [] : missingKinds(new Set(documents.map((d) => d.kind))),
+    documents: documents.map(documentView),
+    full_name: latest?.full_name ?? null,
+    date_of_birth: latest?.date_of_birth ?? null,
+    rejection_reason: latest?.status === 'rejected' ? latest.rejection_reason : null,
+    submitted_at: latest ? latest.submitted_at.toISOString() : null,
+    decided_at: latest?.decided_at ? latest.decided_at.toISOString() : null,
+    can_withdraw: status === 'verified',
+  };
+}
+
+/** Uploads are refused while a submission is pending or once one is verified. */
+async function assertOpenForChanges(db: Kysely<Database>, userId: string): Promise<void> {
+  const latest = await latestSubmission(db, userId);
+  if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
+}
+
+function isDocumentKind(value: unknown): value is IdentityDocumentKind {
+  return typeof value === 'string' && (DOCUMENT_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * Reads the multipart upload: the `kind` field, then the `file`. The declared file name and
+ * Content-Type are ignored; the bytes decide (document-inspection.ts).
+ */
+async function readUpload(request: FastifyRequest): Promise<{ kind: IdentityDocumentKind; bytes: Buffer }> {
+  if (!request.isMultipart()) {
+    throw new DomainError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the document as multipart/form-data with a kind field and a file field',
+    );
+  }
+  let kind: unknown;
+  let bytes: Buffer | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        if (part.fieldname === 'kind') kind = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || bytes !== undefined) {
+        await part.toBuffer();
+        throw new InvalidDocument('Send one file, in the field named file');
+      }
+      bytes = await part.toBuffer();
+    }
+  } catch (error) {
+    if (error instanceof DomainError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw new DomainError('PAYLOAD_TOO_LARGE', `A document may be at most ${MB} MB`);
+    }
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+      throw new InvalidDocument('Send one kind field and one file');
+    }
+    throw new InvalidDocument('The upload could not be read; send it again');
+  }
+  if (!isDocumentKind(kind)) throw new InvalidDocument('kind is photo_id or proof_of_address');
+  if (bytes === undefined) throw new InvalidDocument('Choose a file to upload');
+  return { kind, bytes };
+}
+
+/**
+ * `/api/identity/*`: the trader's own verification (README "Identity verification"). Uploading a
+ * document, submitting the set with a legal name and date of birth, and reading a document back;
+ * a document is answered to its owner and to admins only, and is 404 to everyone else.
+ */
+export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsyncTypebox {
+  const { db, clock } = deps;
+  return async (app) => {
+    // Only this plugin's routes take multipart bodies; everywhere else the API stays JSON only.
+    await app.register(multipart, {
+      limits: {
+        fileSize: IDENTITY_DOCUMENT_BYTES_MAX,
+        files: 1,
+        fields: 1,
+        parts: 2,
+        fieldSize: 64,
+        headerPairs: 100,
+      },
+    });
+
+    app.get(
+      '/api/identity',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags,
+          summary: "The caller's identity verification: status, what is missing, documents, decision",
+          security,
+          response: { 200: IdentityResponse, ...errorResponses(401) },
+        },
+      },
+      async (request) => loadIdentity(db, request.user.id),
+    );
+
+    app.post(
+      '/api/identity/documents',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags,
+          summary: `Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most ${MB} MB`,
+          security,
+          consumes: ['multipart/form-data'],
+          response: { 201: IdentityDocument, ...errorResponses(400, 401, 409, 413, 415) },
+        },
+      },
+      async (request, reply) => {
+        const userId = request.user.id;
+        await assertOpenForChanges(db, userId);
+        const { kind, bytes } = await readUpload(request);
+        const doc = await inspectDocument(bytes);
+        // Checked again after the upload: a submission sent meanwhile keeps its documents.
+        await assertOpenForChanges(db, userId);
+        const row = await insertDocument(db, { id: randomUUID(), userId, kind, doc, bytes, at: clock.now() });
+        return reply.code(201).send(documentView(row));
+      },
+    );
+
+    app.post(
+      '/api/identity/submit',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags,
+          summary:
+            'Send the latest photo ID and proof of address with the legal name and date of birth for review; pending until an admin decides',
+          security,
+          body: IdentitySubmitRequest,
+          response: { 200: IdentityResponse, ...errorResponses(400, 401, 409) },
+        },
+      },
+      async (request) => {
+        const userId = request.user.id;
+        const details = checkDetails(request.body, clock.now());
+        await db.transaction().execute(async (trx) => {
+          const latest = await latestSubmission(trx, userId);
+          if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
+          const uploads = await latestUploads(trx, userId);
+          const byKind = new Map(uploads.map((d) => [d.kind, d.id]));
+          const missing = missingKinds(new Set(byKind.keys()));
+          if (missing.length > 0) throw new VerificationIncomplete(missing);
+          try {
+            await insertSubmission(trx, {
+              id: randomUUID(),
+              userId,
+              fullName: details.fullName,
+              nameKey: details.nameKey,
+              dateOfBirth: details.dateOfBirth,
+              photoId: byKind.get('photo_id')!,
+              proofOfAddress: byKind.get('proof_of_address')!,
+              at: clock.now(),
+            });
+          } catch (error) {
+            // Two submissions at once: the partial unique index lets one be pending.
+            if ((error as { code?: string }).code === PG_UNIQUE_VIOLATION)
+              throw new VerificationLocked('pending');
+            throw error;
+          }
+        });
+        return loadIdentity(db, userId);
+      },
+    );
+
+    app.get(
+      '/api/identity/documents/:id',
+      {
+        onRequest: app.authenticate,
+        schema: {
+          tags,
+          summary: 'A document file as uploaded, to its owner or an admin (404 to anyone else); never cached',
+          security,
+          params: IdentityDocumentParams,
+          produces: ['image/jpeg', 'image/png', 'application/pdf'],
+          response: {
+            200: Type.Unsafe<Buffer>({
+              type: 'string',
+              format: 'binary',
+              description: 'The file, with its detected Content-Type',
+            }),
+            ...errorResponses(401, 404),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { id } = request.params;
+        const own = await readDocumentContent(db, id, request.user.id);
+        const doc =
+          own ??
+          ((await findUserRole(db, request.user.id)) === 'admin'
+            ? await readDocumentContent(db, id, undefined)
+            : undefined);
+        if (!doc) throw new NotFound();
+        const extension =
+          doc.content_type === 'application/pdf' ? 'pdf' : doc.content_type === 'image/png' ? 'png' : 'jpg';
+        return reply
+          .headers({
+            'content-type': doc.content_type,
+            'content-disposition': `inline; filename="${doc.kind}.${extension}"`,
+            'cache-control': 'private, no-store',
+            // Opened directly, a document runs nothing and loads nothing.
+            'content-security-policy':
+              "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox",
+          })
+          .send(doc.content);
+      },
+    );
+  };
+}
