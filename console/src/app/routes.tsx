@@ -1,15 +1,14 @@
 import { Navigate, Route, Routes } from 'react-router';
+import { POLICY_SLUGS } from '@updown/schemas/policies';
 import { LandingPage } from '../features/landing/components/landing-page';
-import { PolicyPage } from '../features/policies/components/policy-page';
-import { POLICY_SLUGS } from '../features/policies/components/policy-texts';
 import { RedirectIfSignedIn, RequireAdmin, RequireAuth } from './guards';
 import { LazyRoute, lazyPage } from './lazy-page';
 
 /*
- * The landing page, where visitors arrive, and the small policy pages are in the entry chunk;
- * every other page is a chunk of its own, fetched when its route is first visited, so the
- * chart, the indicator maths and the admin panel never load before a page needs them. The
- * bundle-budget test holds the entry chunk to its size and keeps those libraries out of it.
+ * The landing page, where visitors arrive, is in the entry chunk; every other page is a chunk of
+ * its own, fetched when its route is first visited, so the chart, the indicator maths, the admin
+ * panel and the policy documents' text never load before a page needs them. The bundle-budget
+ * test holds the entry chunk to its size and keeps those libraries out of it.
  */
 const pages = {
   auth: lazyPage(
@@ -42,6 +41,18 @@ const pages = {
   ),
 };
 
+/** One lazy page per policy document, all of them from the one policy chunk. */
+const policyPages = POLICY_SLUGS.map((slug) => ({
+  slug,
+  page: lazyPage(
+    () => import('../features/policies/components/policy-page'),
+    ({ PolicyPage }) =>
+      function Policy() {
+        return <PolicyPage slug={slug} />;
+      },
+  ),
+}));
+
 export function AppRoutes() {
   return (
     <Routes>
@@ -57,8 +68,8 @@ export function AppRoutes() {
       <Route path="/login" element={<Navigate to="/auth" replace />} />
       <Route path="/2fa-verify" element={<LazyRoute page={pages.twoFactor} />} />
       <Route path="/leaderboard" element={<LazyRoute page={pages.leaderboard} />} />
-      {POLICY_SLUGS.map((slug) => (
-        <Route key={slug} path={`/${slug}`} element={<PolicyPage slug={slug} />} />
+      {policyPages.map(({ slug, page }) => (
+        <Route key={slug} path={`/${slug}`} element={<LazyRoute page={page} />} />
       ))}
       <Route path="/trade" element={<LazyRoute page={pages.trade} guard={RequireAuth} />} />
       <Route path="/dashboard" element={<LazyRoute page={pages.dashboard} guard={RequireAuth} />} />
