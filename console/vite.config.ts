@@ -28,7 +28,7 @@ function sonnerWithoutStyleInjection(): Plugin {
 
 /** Smaller files gain less from compression than the encoding header and the extra file cost. */
 const PRECOMPRESS_BYTES_MIN = 1024;
-const PRECOMPRESSED = /\.(js|css|html|svg|json)$/;
+const PRECOMPRESSED = /\.(m?js|css|html|svg|json)$/;
 
 /**
  * Writes a gzip and a brotli copy beside every text file of the build. The gateway serves them to

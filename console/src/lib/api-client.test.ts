@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, api, urlOf } from './api-client';
+import { ApiError, api, apiBlob, apiRequest, urlOf } from './api-client';
 import { tokenStore } from './token-store';
 
 function json(status: number, body: unknown): Response {
@@ -133,5 +133,37 @@ describe('api client', () => {
     expect(init?.method).toBe('PUT');
     expect(JSON.parse(String(init?.body))).toEqual(body);
     expect((init?.headers as Record<string, string>)['content-type']).toBe('application/json');
+  });
+
+  it('sends a FormData body as it is, leaving the multipart content type to the browser', async () => {
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(201, { id: 'doc-1' }));
+    vi.stubGlobal('fetch', fetchMock);
+    const form = new FormData();
+    form.append('kind', 'photo_id');
+    form.append('file', new File(['x'], 'id.png', { type: 'image/png' }));
+    await expect(apiRequest('/api/identity/documents', { method: 'POST', body: form })).resolves.toEqual({
+      id: 'doc-1',
+    });
+    const init = fetchMock.mock.calls[0]![1]!;
+    expect(init.body).toBe(form);
+    expect((init.headers as Record<string, string>)['content-type']).toBeUndefined();
+    expect(authHeader(init)).toBe('Bearer old-access');
+  });
+
+  it('reads raw bytes as a Blob, refreshing on a 401 and throwing the server detail on a refusal', async () => {
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/auth/refresh') return json(200, { access_token: 'new-access', refresh_token: 'r-2' });
+      if (authHeader(init) === 'Bearer old-access') return json(401, { detail: 'Token expired' });
+      if (url.endsWith('/missing')) return json(404, { code: 'NOT_FOUND', detail: 'No such document' });
+      return new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/png' } });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const blob = await apiBlob('/api/identity/documents/doc-1');
+    expect(blob.type).toBe('image/png');
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([1, 2, 3]);
+    expect(authHeader(fetchMock.mock.calls.at(-1)?.[1])).toBe('Bearer new-access');
+    const refused = await apiBlob('/api/identity/documents/missing').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 404, detail: 'No such document', code: 'NOT_FOUND' });
   });
 });

@@ -82,12 +82,16 @@ export function refreshSession(): Promise<boolean> {
 
 async function send(path: string, options: RequestOptions, token: string | null): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A FormData body (a file upload) goes as it is: the browser writes its multipart content type
+  // with the boundary, which a content type set here would leave out.
+  const { body } = options;
+  const form = body instanceof FormData;
+  if (body !== undefined && !form) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   return fetch(path, {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     signal: options.signal,
   });
 }
@@ -110,7 +114,8 @@ async function readBody<T>(response: Response): Promise<T> {
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+/** The successful response of a call, after one refresh on a 401; a refusal throws an ApiError. */
+async function apiResponse(path: string, options: RequestOptions): Promise<Response> {
   const useSession = options.token === undefined && options.auth !== false;
   const token = options.token ?? (useSession ? tokenStore.accessToken() : null);
   let response = await send(path, options, token);
@@ -127,7 +132,20 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   }
 
   if (!response.ok) throw await readError(response);
-  return readBody<T>(response);
+  return response;
+}
+
+/**
+ * A call answered with JSON. The body may be FormData (a multipart upload), sent with the
+ * browser's own content type.
+ */
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  return readBody<T>(await apiResponse(path, options));
+}
+
+/** A call answered with raw bytes (an uploaded document), with the same token, refresh and errors. */
+export async function apiBlob(path: string, options: RequestOptions = {}): Promise<Blob> {
+  return (await apiResponse(path, options)).blob();
 }
 
 /** Options of a typed call: path parameters and the query string come typed from the document. */

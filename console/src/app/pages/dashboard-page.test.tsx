@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
+import { identityResponse } from '../../testing/fake-identity';
 import { TEST_USER, fakeSession, renderWithProviders } from '../../testing/render';
 import { DashboardPage } from './dashboard-page';
 
@@ -27,6 +28,7 @@ function mockApi(trades: unknown[], transactions: unknown[] = []) {
       return new Response(JSON.stringify({ real_balance: 150.5, demo_balance: 10000 }));
     if (url.startsWith('/api/trades/history')) return new Response(JSON.stringify(trades));
     if (url.startsWith('/api/wallet/transactions')) return new Response(JSON.stringify(transactions));
+    if (url === '/api/identity') return new Response(JSON.stringify(identityResponse()));
     return new Response('{}', { status: 404 });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -69,6 +71,15 @@ describe('DashboardPage', () => {
     expect(screen.getByTestId('win-rate').textContent).toBe('0.0%');
     expect(screen.getByText('0 W / 0 L')).toBeTruthy();
     expect(screen.getByText('No transactions yet')).toBeTruthy();
+  });
+
+  it('shows the Verification card with what is still needed', async () => {
+    mockApi([]);
+    renderWithProviders(<DashboardPage />, { session: fakeSession({ user: TEST_USER }) });
+    const card = await screen.findByRole('region', { name: 'Verification' });
+    expect(await within(card).findByText('Not started')).toBeTruthy();
+    expect(within(card).getByText('Photo ID, Proof of address')).toBeTruthy();
+    expect(within(card).getByRole('button', { name: 'Submit for review' })).toBeTruthy();
   });
 
   it('shows 100.0% and a signed transaction list', async () => {

@@ -3,6 +3,7 @@ import { AppHeader } from '../../components/app-header';
 import { formatMoney } from '../../lib/format';
 import { useSession } from '../../lib/session/session-context';
 import { SecurityCard } from '../../features/auth/components/security-card';
+import { VerificationCard } from '../../features/identity/components/verification-card';
 import { TradeReceiptActions } from '../../features/receipts/components/trade-receipt-actions';
 import { useTradeHistory } from '../../features/trades/api/get-trade-history';
 import { RecentTradesTable } from '../../features/trades/components/recent-trades-table';
@@ -15,7 +16,10 @@ import { TransactionList } from '../../features/wallet/components/transaction-li
 /** Each settled trade of Recent Trades gets its receipt and dispute status, in a last column. */
 const receiptActions: TradeActions = (trade) => <TradeReceiptActions trade={trade} />;
 
-/** Balances, trade statistics, recent trades and recent transactions; load failures are only logged. */
+/**
+ * Balances, trade statistics, recent trades and recent transactions, then identity verification
+ * and two-factor security; load failures are only logged.
+ */
 export function DashboardPage() {
   const { user } = useSession();
   const wallet = useWallet();
@@ -63,6 +67,7 @@ export function DashboardPage() {
           <RecentTradesTable trades={trades} renderActions={receiptActions} />
           <TransactionList transactions={transactions.data ?? []} />
         </div>
+        <VerificationCard />
         <SecurityCard />
       </main>
     </div>

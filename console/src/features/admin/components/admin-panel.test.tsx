@@ -31,6 +31,7 @@ beforeAll(async () => {
     import('./settings-tab'),
     import('./deposits-tab'),
     import('./withdrawals-tab'),
+    import('./verification-tab'),
     import('./users-tab'),
     import('./disputes-tab'),
   ]);
@@ -57,6 +58,7 @@ function everyList() {
     'GET /api/admin/settings': json({ payout_pct: 80, require_deposit_approval: false }),
     'GET /api/admin/deposits': json([paymentRequest()]),
     'GET /api/admin/withdrawals': json([]),
+    'GET /api/admin/verifications': json([]),
     'GET /api/admin/users': json([]),
     'GET /api/admin/disputes': json([]),
   });
@@ -85,6 +87,7 @@ describe('AdminPanel', () => {
       'Settings',
       'Deposits',
       'Withdrawals',
+      'Verification',
       'Users',
       'Disputes',
     ]);
@@ -137,6 +140,14 @@ describe('AdminPanel', () => {
     expect(await screen.findByText('Top traders by toxicity', undefined, LAZY_TAB)).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'Risk' }).getAttribute('aria-selected')).toBe('true');
     expect(calls(fetchMock)).toEqual(['GET /api/admin/risk']);
+  });
+
+  it('opens the Verification tab after Withdrawals and loads only the pending queue', async () => {
+    const fetchMock = everyList();
+    renderPanel('/admin?tab=verification');
+    expect(await screen.findByText('No verifications waiting for review', undefined, LAZY_TAB)).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Verification' }).getAttribute('aria-selected')).toBe('true');
+    expect(calls(fetchMock)).toEqual(['GET /api/admin/verifications?status=pending']);
   });
 
   it('moves between tabs with the arrow keys', async () => {

@@ -13,6 +13,10 @@ const DepositsTab = lazy(() => import('./deposits-tab').then((module) => ({ defa
 const WithdrawalsTab = lazy(() =>
   import('./withdrawals-tab').then((module) => ({ default: module.WithdrawalsTab })),
 );
+// The Verification tab loads pdf.js (and its worker) only when a PDF document is opened in it.
+const VerificationTab = lazy(() =>
+  import('./verification-tab').then((module) => ({ default: module.VerificationTab })),
+);
 const UsersTab = lazy(() => import('./users-tab').then((module) => ({ default: module.UsersTab })));
 const DisputesTab = lazy(() => import('./disputes-tab').then((module) => ({ default: module.DisputesTab })));
 
@@ -59,6 +63,8 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
       return <DepositsTab />;
     case 'withdrawals':
       return <WithdrawalsTab />;
+    case 'verification':
+      return <VerificationTab />;
     case 'users':
       return <UsersTab />;
     case 'disputes':
@@ -66,7 +72,7 @@ function TabContent({ tab, onMarketChanged }: { tab: AdminTabId } & AdminPanelPr
   }
 }
 
-/** The admin panel: header, eight tabs and the open tab, which is kept in `?tab=` across reloads. */
+/** The admin panel: header, nine tabs and the open tab, which is kept in `?tab=` across reloads. */
 export function AdminPanel({ onMarketChanged }: AdminPanelProps) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseAdminTab(searchParams.get('tab'));

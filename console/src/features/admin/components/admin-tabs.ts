@@ -6,6 +6,7 @@ export const ADMIN_TABS = [
   { id: 'settings', label: 'Settings' },
   { id: 'deposits', label: 'Deposits' },
   { id: 'withdrawals', label: 'Withdrawals' },
+  { id: 'verification', label: 'Verification' },
   { id: 'users', label: 'Users' },
   { id: 'disputes', label: 'Disputes' },
 ] as const;

@@ -160,3 +160,36 @@ describe.each(KINDS)('$title', ({ name, noun, Tab, title, empty }) => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load admin data'));
   });
 });
+
+describe('Withdrawal Requests: the trader identity', () => {
+  it.each([
+    ['verified', 'Verified', 'badge--up'],
+    ['pending', 'Pending', 'badge--pending'],
+    ['rejected', 'Rejected', 'badge--down'],
+    ['not_started', 'Not started', 'badge--neutral'],
+  ])("shows a %s trader's identity as '%s' in the Identity column", async (status, label, badge) => {
+    fakeAdminApi({ 'GET /api/admin/withdrawals': json([paymentRequest({ identity_status: status })]) });
+    renderWithProviders(<WithdrawalsTab />);
+    const [, row] = await screen.findAllByRole('row');
+    const headers = screen.getAllByRole('columnheader').map((header) => header.textContent);
+    expect(headers).toEqual(['User', 'Identity', 'Amount', 'Account', 'Status', 'Date', 'Actions']);
+    expect(within(row!).getByText(label).className).toContain(badge);
+    // The spec's cells keep their texts.
+    expect(within(row!).getByText('pending')).toBeTruthy();
+    expect(within(row!).getByText('$150.50')).toBeTruthy();
+  });
+
+  it('shows a dash when the server does not say, and no Identity column on deposits', async () => {
+    fakeAdminApi({
+      'GET /api/admin/withdrawals': json([paymentRequest()]),
+      'GET /api/admin/deposits': json([paymentRequest()]),
+    });
+    renderWithProviders(<WithdrawalsTab />);
+    const [, row] = await screen.findAllByRole('row');
+    expect(within(row!).getByText('—')).toBeTruthy();
+    cleanup();
+    renderWithProviders(<DepositsTab />);
+    await screen.findByText('abcdef12…');
+    expect(screen.queryByRole('columnheader', { name: 'Identity' })).toBeNull();
+  });
+});

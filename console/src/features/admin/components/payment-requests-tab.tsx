@@ -1,6 +1,7 @@
 import type { UseMutationResult, UseQueryResult } from '@tanstack/react-query';
 import type { PaymentRequest } from '@updown/schemas/api';
 import { toast } from 'sonner';
+import { IDENTITY_STATUS_SHORT_LABEL, identityBadgeClass, type IdentityStatus } from '../../../lib/identity';
 import type { DecideRequestInput, RequestAction } from '../api/decide-deposit';
 import { formatDateTime, formatDollars, shortUserId } from './admin-format';
 import { useBusyKeys } from './use-busy-keys';
@@ -14,6 +15,8 @@ export interface PaymentRequestKind {
   emptyText: string;
   useList: () => UseQueryResult<PaymentRequest[]>;
   useDecide: () => UseMutationResult<PaymentRequest, Error, DecideRequestInput>;
+  /** Adds an Identity column: the trader's verification status, which real withdrawals wait for. */
+  showIdentity?: boolean;
 }
 
 const PAST_TENSE: Record<RequestAction, string> = { approve: 'approved', reject: 'rejected' };
@@ -30,19 +33,31 @@ function statusBadgeClass(status: string): string {
   return 'badge badge--down';
 }
 
+/** The trader's verification status; `—` when the server did not say. */
+function IdentityCell({ status }: { status: IdentityStatus | undefined }) {
+  if (!status) return <td className="muted">—</td>;
+  return (
+    <td>
+      <span className={identityBadgeClass(status)}>{IDENTITY_STATUS_SHORT_LABEL[status]}</span>
+    </td>
+  );
+}
+
 interface RequestRowProps {
   request: PaymentRequest;
+  showIdentity: boolean;
   /** A decision on this request is in flight. */
   busy: boolean;
   onDecide: (action: RequestAction) => void;
 }
 
-function RequestRow({ request, busy, onDecide }: RequestRowProps) {
+function RequestRow({ request, showIdentity, busy, onDecide }: RequestRowProps) {
   return (
     <tr>
       <td className="admin-table__mono" title={request.user_id}>
         {shortUserId(request.user_id)}
       </td>
+      {showIdentity && <IdentityCell status={request.identity_status} />}
       <td className="admin-table__strong">{formatDollars(request.amount)}</td>
       <td>
         {/* The spec defaults a missing account type to real; the schema says it is always sent. */}
@@ -108,6 +123,7 @@ export function PaymentRequestsTab({ kind }: { kind: PaymentRequestKind }) {
             <thead>
               <tr>
                 <th>User</th>
+                {kind.showIdentity && <th>Identity</th>}
                 <th>Amount</th>
                 <th>Account</th>
                 <th>Status</th>
@@ -120,6 +136,7 @@ export function PaymentRequestsTab({ kind }: { kind: PaymentRequestKind }) {
                 <RequestRow
                   key={request.id}
                   request={request}
+                  showIdentity={kind.showIdentity ?? false}
                   busy={isBusy(request.id)}
                   onDecide={(action) => void onDecide(request, action)}
                 />

@@ -8,6 +8,7 @@ const WITHDRAWALS: PaymentRequestKind = {
   emptyText: 'No pending withdrawals',
   useList: useWithdrawals,
   useDecide: useDecideWithdrawal,
+  showIdentity: true,
 };
 
 export function WithdrawalsTab() {

@@ -1,4 +1,4 @@
-import { useState, type Ref } from 'react';
+import { useState, type ReactNode, type Ref } from 'react';
 import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
 import { parseAmount } from '../../../lib/amount';
@@ -30,8 +30,17 @@ function AccountChoice({ value, onChange }: { value: AccountType; onChange: (val
   );
 }
 
+export interface PaymentCardsProps {
+  depositAmountRef?: Ref<HTMLInputElement>;
+  /**
+   * Shown at the top of the Withdraw card: what else a withdrawal waits for (the page passes the
+   * identity verification notice). The button stays usable; the server's refusal is toasted.
+   */
+  withdrawNotice?: ReactNode;
+}
+
 /** The Deposit and Withdraw cards; both act on the same account choice. */
-export function PaymentCards({ depositAmountRef }: { depositAmountRef?: Ref<HTMLInputElement> }) {
+export function PaymentCards({ depositAmountRef, withdrawNotice }: PaymentCardsProps) {
   const [accountType, setAccountType] = useState<AccountType>('real');
   const [depositInput, setDepositInput] = useState(DEFAULT_DEPOSIT_AMOUNT);
   const [withdrawInput, setWithdrawInput] = useState('');
@@ -98,6 +107,7 @@ export function PaymentCards({ depositAmountRef }: { depositAmountRef?: Ref<HTML
       </section>
       <section className="card form" aria-label="Withdraw">
         <h2 className="card-title">Withdraw</h2>
+        {withdrawNotice}
         <AccountChoice value={accountType} onChange={setAccountType} />
         <label className="field">
           <span>Amount</span>

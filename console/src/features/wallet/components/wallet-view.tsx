@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { useTransactions, WALLET_TRANSACTIONS_LIMIT } from '../api/get-transactions';
 import { useWallet } from '../api/get-wallet';
@@ -9,8 +9,11 @@ import { PaymentCards } from './payment-cards';
 import { TransactionTable } from './transaction-table';
 import { CURRENCIES, type Currency } from './wallet-format';
 
-/** The wallet page's content: balances, bonus, deposit/withdraw and the last 50 transactions. */
-export function WalletView() {
+/**
+ * The wallet page's content: balances, bonus, deposit/withdraw and the last 50 transactions.
+ * `withdrawNotice` goes on the Withdraw card (the page's identity verification notice).
+ */
+export function WalletView({ withdrawNotice }: { withdrawNotice?: ReactNode } = {}) {
   const wallet = useWallet();
   const transactions = useTransactions(WALLET_TRANSACTIONS_LIMIT);
   const [currency, setCurrency] = useState<Currency>('USD');
@@ -57,7 +60,7 @@ export function WalletView() {
         <>
           {data && bonusActive && <BonusCard wallet={data} />}
           {showBanner && <BonusBanner onClaim={() => depositAmountRef.current?.focus()} />}
-          <PaymentCards depositAmountRef={depositAmountRef} />
+          <PaymentCards depositAmountRef={depositAmountRef} withdrawNotice={withdrawNotice} />
           <TransactionTable transactions={transactions.data ?? []} />
         </>
       )}
