@@ -105,6 +105,18 @@ export async function runChaos(
     }, 30_000);
     try {
       await workload.done;
+    } catch (error) {
+      // A workload stuck on a service that never came back: the restart's failure or the service's
+      // own exit (with its last output) is the cause worth reading.
+      await crashes.stop();
+      const crashError = crashes.error();
+      const exits = platform.unexpectedExits();
+      const causes = [
+        ...(crashError ? [`a restart failed: ${crashError.message}`] : []),
+        ...exits.map((exit) => `a service died on its own: ${exit}`),
+      ];
+      if (causes.length > 0) throw new Error(`${String(error)}\nafter ${causes.join('\n')}`);
+      throw error;
     } finally {
       clearInterval(progress);
       await crashes.stop();
