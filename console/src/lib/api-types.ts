@@ -1739,7 +1739,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Request a withdrawal: the cash is held until an admin decides; an active bonus is forfeited */
+    /**
+     * Request a withdrawal: the cash is held until an admin decides; an active bonus is forfeited
+     * @description Real funds only, and only once the trader's identity is verified: before that, 403 `IDENTITY_NOT_VERIFIED` and nothing moves (upload a photo ID and a proof of address, `POST /api/identity/documents`, and submit them, `POST /api/identity/submit`). Honours `Idempotency-Key`: a retry answers as the first request did. 400 `INSUFFICIENT_FUNDS`, `DEMO_WITHDRAWAL`, `INVALID_AMOUNT`; 409 `IDEMPOTENCY_CONFLICT`.
+     */
     post: {
       parameters: {
         query?: never;
@@ -1777,6 +1780,15 @@ export interface paths {
         };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
           headers: {
             [name: string]: unknown;
           };
