@@ -14,7 +14,7 @@ import {
   setPairActive,
   setPairFeed,
 } from '@updown/price-ingest';
-import { DomainError, type Clock, type Database } from '@updown/runtime';
+import { DomainError, type Clock, type Database, type Registry } from '@updown/runtime';
 import {
   AddPairBody,
   AdminFeedList,
@@ -58,6 +58,8 @@ export interface AdminPluginDeps {
   readonly clock: Clock;
   /** Charges approved deposits; defaults to the mock provider. */
   readonly payments?: PaymentProvider;
+  /** Counts identity decisions (`identity.metrics.ts`); none without. */
+  readonly registry?: Registry;
 }
 
 class PairNotFound extends DomainError {
@@ -84,7 +86,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
   return async (app) => {
     await app.register(adminUsersRoutes({ db }));
     await app.register(adminRiskRoutes({ db, clock }));
-    await app.register(adminVerificationRoutes({ db, clock }));
+    await app.register(adminVerificationRoutes({ db, clock, registry: pluginDeps.registry }));
 
     app.get(
       '/api/admin/pairs',

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { DomainError, type Clock, type Database } from '@updown/runtime';
+import { DomainError, type Clock, type Database, type Registry } from '@updown/runtime';
 import {
   IdentityDocumentParams,
   VerificationDecisionRequest,
@@ -23,6 +23,7 @@ import {
   submissionsOf,
   type SubmissionRow,
 } from '../identity/identity.repository';
+import { identityMetrics } from '../identity/identity.metrics';
 import { documentView } from '../identity/identity.view';
 import { writeAudit } from './audit.repository';
 
@@ -81,8 +82,10 @@ async function summaries(
 export function adminVerificationRoutes(deps: {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
+  readonly registry?: Registry;
 }): FastifyPluginAsyncTypebox {
   const { db, clock } = deps;
+  const metrics = deps.registry ? identityMetrics(deps.registry) : undefined;
   const tags = ['admin'];
   return async (app) => {
     app.get(
@@ -180,6 +183,7 @@ export function adminVerificationRoutes(deps: {
           });
           return after;
         });
+        metrics?.decisions.inc({ decision: action });
         const [summary] = await summaries(db, [decided]);
         return summary!;
       },

@@ -31,9 +31,9 @@ const PDF_INSPECTION_TIMEOUT_MS = 15_000;
 const MB = IDENTITY_DOCUMENT_BYTES_MAX / (1024 * 1024);
 
 export async function inspectDocument(bytes: Buffer): Promise<InspectedDocument> {
-  if (bytes.length === 0) throw new InvalidDocument('The file is empty');
+  if (bytes.length === 0) throw new InvalidDocument('The file is empty', 'empty');
   if (bytes.length > IDENTITY_DOCUMENT_BYTES_MAX)
-    throw new InvalidDocument(`A document may be at most ${MB} MB`);
+    throw new InvalidDocument(`A document may be at most ${MB} MB`, 'size');
   const detected = await fileTypeFromBuffer(bytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   switch (detected?.mime) {
@@ -49,7 +49,10 @@ export async function inspectDocument(bytes: Buffer): Promise<InspectedDocument>
         pages: await pdfPages(bytes),
       };
     default:
-      throw new InvalidDocument('Upload a JPEG, PNG or PDF file (checked from its content, not its name)');
+      throw new InvalidDocument(
+        'Upload a JPEG, PNG or PDF file (checked from its content, not its name)',
+        'type',
+      );
   }
 }
 
@@ -58,12 +61,12 @@ function checkImage(bytes: Buffer, mime: 'image/jpeg' | 'image/png'): void {
   try {
     size = imageSize(bytes);
   } catch {
-    throw new InvalidDocument('The image could not be read; upload it again or as a PDF');
+    throw new InvalidDocument('The image could not be read; upload it again or as a PDF', 'unreadable');
   }
   const expected = mime === 'image/png' ? 'png' : 'jpg';
   const { width = 0, height = 0 } = size;
   if (size.type !== expected || width < 1 || height < 1) {
-    throw new InvalidDocument('The image could not be read; upload it again or as a PDF');
+    throw new InvalidDocument('The image could not be read; upload it again or as a PDF', 'unreadable');
   }
   if (
     width > IDENTITY_IMAGE_SIDE_MAX ||
@@ -72,6 +75,7 @@ function checkImage(bytes: Buffer, mime: 'image/jpeg' | 'image/png'): void {
   ) {
     throw new InvalidDocument(
       `The image is ${width}×${height} pixels; at most ${IDENTITY_IMAGE_SIDE_MAX} per side and ${IDENTITY_IMAGE_PIXELS_MAX / 1_000_000} megapixels`,
+      'image_size',
     );
   }
 }
@@ -98,16 +102,15 @@ async function pdfPages(bytes: Buffer): Promise<number> {
     worker.once('exit', () => finish({ error: 'invalid' }));
   });
   if ('error' in answer) {
-    throw new InvalidDocument(
-      answer.error === 'password'
-        ? 'The PDF is password-protected; upload it without a password'
-        : 'The PDF could not be read; upload it again or as a photo',
-    );
+    throw answer.error === 'password'
+      ? new InvalidDocument('The PDF is password-protected; upload it without a password', 'password')
+      : new InvalidDocument('The PDF could not be read; upload it again or as a photo', 'unreadable');
   }
-  if (answer.pages < 1) throw new InvalidDocument('The PDF has no pages');
+  if (answer.pages < 1) throw new InvalidDocument('The PDF has no pages', 'unreadable');
   if (answer.pages > IDENTITY_PDF_PAGES_MAX) {
     throw new InvalidDocument(
       `The PDF has ${answer.pages} pages; a document may have at most ${IDENTITY_PDF_PAGES_MAX}`,
+      'pages',
     );
   }
   return answer.pages;

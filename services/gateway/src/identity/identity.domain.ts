@@ -14,8 +14,15 @@ export const DOCUMENT_KIND_LABELS: Readonly<Record<IdentityDocumentKind, string>
   proof_of_address: 'a proof of address',
 };
 
+/** Why an upload was refused, for the refusals metric. */
+export type DocumentRefusal =
+  'type' | 'empty' | 'size' | 'unreadable' | 'pages' | 'password' | 'image_size' | 'form';
+
 export class InvalidDocument extends DomainError {
-  constructor(detail: string) {
+  constructor(
+    detail: string,
+    readonly reason: DocumentRefusal,
+  ) {
     super('INVALID_DOCUMENT', detail);
   }
 }

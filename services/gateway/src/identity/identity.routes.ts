@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { DomainError, type Clock, type Database } from '@updown/runtime';
+import { DomainError, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import {
   IDENTITY_DOCUMENT_BYTES_MAX,
   IdentityDocument,
@@ -34,6 +34,7 @@ import {
   readDocumentContent,
   type DocumentRow,
 } from './identity.repository';
+import { identityMetrics } from './identity.metrics';
 import { documentView } from './identity.view';
 
 const PG_UNIQUE_VIOLATION = '23505';
@@ -50,6 +51,18 @@ class NotFound extends DomainError {
 export interface IdentityPluginDeps {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
+  /** Where the queue gauges and refusal counters go (`identity.metrics.ts`); none without. */
+  readonly registry?: Registry;
+  readonly logger?: Logger;
+}
+
+/** The refusals metric's reason for an upload refused by `error`, if it is an upload refusal. */
+function refusalReason(error: unknown): string | undefined {
+  if (error instanceof InvalidDocument) return error.reason;
+  if (error instanceof VerificationLocked) return 'locked';
+  if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return 'size';
+  if (error instanceof DomainError && error.code === 'UNSUPPORTED_MEDIA_TYPE') return 'form';
+  return undefined;
 }
 
 /** The trader's verification as GET /api/identity answers it. */
@@ -104,7 +117,7 @@ async function readUpload(request: FastifyRequest): Promise<{ kind: IdentityDocu
       }
       if (part.fieldname !== 'file' || bytes !== undefined) {
         await part.toBuffer();
-        throw new InvalidDocument('Send one file, in the field named file');
+        throw new InvalidDocument('Send one file, in the field named file', 'form');
       }
       bytes = await part.toBuffer();
     }
@@ -115,12 +128,12 @@ async function readUpload(request: FastifyRequest): Promise<{ kind: IdentityDocu
       throw new DomainError('PAYLOAD_TOO_LARGE', `A document may be at most ${MB} MB`);
     }
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw new InvalidDocument('Send one kind field and one file');
+      throw new InvalidDocument('Send one kind field and one file', 'form');
     }
-    throw new InvalidDocument('The upload could not be read; send it again');
+    throw new InvalidDocument('The upload could not be read; send it again', 'form');
   }
-  if (!isDocumentKind(kind)) throw new InvalidDocument('kind is photo_id or proof_of_address');
-  if (bytes === undefined) throw new InvalidDocument('Choose a file to upload');
+  if (!isDocumentKind(kind)) throw new InvalidDocument('kind is photo_id or proof_of_address', 'form');
+  if (bytes === undefined) throw new InvalidDocument('Choose a file to upload', 'form');
   return { kind, bytes };
 }
 
@@ -131,6 +144,8 @@ async function readUpload(request: FastifyRequest): Promise<{ kind: IdentityDocu
  */
 export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsyncTypebox {
   const { db, clock } = deps;
+  const metrics = deps.registry ? identityMetrics(deps.registry) : undefined;
+  if (metrics && deps.logger) metrics.use({ db, clock, logger: deps.logger });
   return async (app) => {
     // Only this plugin's routes take multipart bodies; everywhere else the API stays JSON only.
     await app.register(multipart, {
@@ -172,13 +187,26 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
       },
       async (request, reply) => {
         const userId = request.user.id;
-        await assertOpenForChanges(db, userId);
-        const { kind, bytes } = await readUpload(request);
-        const doc = await inspectDocument(bytes);
-        // Checked again after the upload: a submission sent meanwhile keeps its documents.
-        await assertOpenForChanges(db, userId);
-        const row = await insertDocument(db, { id: randomUUID(), userId, kind, doc, bytes, at: clock.now() });
-        return reply.code(201).send(documentView(row));
+        try {
+          await assertOpenForChanges(db, userId);
+          const { kind, bytes } = await readUpload(request);
+          const doc = await inspectDocument(bytes);
+          // Checked again after the upload: a submission sent meanwhile keeps its documents.
+          await assertOpenForChanges(db, userId);
+          const row = await insertDocument(db, {
+            id: randomUUID(),
+            userId,
+            kind,
+            doc,
+            bytes,
+            at: clock.now(),
+          });
+          return await reply.code(201).send(documentView(row));
+        } catch (error) {
+          const reason = refusalReason(error);
+          if (reason) metrics?.refusedUploads.inc({ reason });
+          throw error;
+        }
       },
     );
 

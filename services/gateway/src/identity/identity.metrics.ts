@@ -1,0 +1,87 @@
+import { sql, type Kysely } from 'kysely';
+import { Counter, Gauge, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
+
+/**
+ * The verification queue for operators: how many submissions wait and how long the oldest has
+ * waited (read from PostgreSQL when Prometheus scrapes), and the decisions and refused uploads
+ * since start. Withdrawals wait on verification, so a queue nobody works shows here before a
+ * trader complains (`IdentityReviewBacklog`). Created once per registry, as several apps may share
+ * one process's registry.
+ */
+export interface IdentityMetrics {
+  readonly decisions: Counter<'decision'>;
+  readonly refusedUploads: Counter<'reason'>;
+  /** The database and clock the queue gauges read; the last app registered wins. */
+  use(source: { db: Kysely<Database>; clock: Clock; logger: Logger }): void;
+}
+
+const shared = new WeakMap<Registry, IdentityMetrics>();
+
+export function identityMetrics(registry: Registry): IdentityMetrics {
+  const existing = shared.get(registry);
+  if (existing) return existing;
+  const registers = [registry];
+  let source: { db: Kysely<Database>; clock: Clock; logger: Logger } | undefined;
+  let last: Promise<{ pending: number; oldestMs: number | null } | undefined> | undefined;
+
+  /** One query per scrape for both gauges: the second collect joins the first's. */
+  const queue = () => {
+    last ??= (async () => {
+      if (!source) return undefined;
+      try {
+        const { rows } = await sql<{ pending: number; oldest: Date | null }>`
+          select count(*)::int as pending, min(submitted_at) as oldest
+          from identity_submissions where status = 'pending'`.execute(source.db);
+        const row = rows[0]!;
+        return { pending: row.pending, oldestMs: row.oldest ? row.oldest.getTime() : null };
+      } catch (error) {
+        source.logger.warn({ err: error }, 'identity queue metrics: query failed');
+        return undefined;
+      } finally {
+        setImmediate(() => (last = undefined));
+      }
+    })();
+    return last;
+  };
+
+  new Gauge({
+    name: 'updown_identity_verifications_pending',
+    help: 'Identity submissions waiting for an admin decision',
+    registers,
+    async collect() {
+      const figures = await queue();
+      this.reset();
+      if (figures) this.set(figures.pending);
+    },
+  });
+  new Gauge({
+    name: 'updown_identity_oldest_pending_seconds',
+    help: 'How long the oldest pending identity submission has waited; 0 with none',
+    registers,
+    async collect() {
+      const figures = await queue();
+      this.reset();
+      if (!figures || !source) return;
+      this.set(figures.oldestMs === null ? 0 : Math.max(0, (source.clock.now() - figures.oldestMs) / 1000));
+    },
+  });
+  const metrics: IdentityMetrics = {
+    decisions: new Counter({
+      name: 'updown_identity_decisions_total',
+      help: 'Identity verification decisions by admins, by decision (approve or reject)',
+      labelNames: ['decision'],
+      registers,
+    }),
+    refusedUploads: new Counter({
+      name: 'updown_identity_uploads_refused_total',
+      help: 'Identity document uploads refused, by reason (type, size, empty, unreadable, pages, password, image_size, locked)',
+      labelNames: ['reason'],
+      registers,
+    }),
+    use(next) {
+      source = next;
+    },
+  };
+  shared.set(registry, metrics);
+  return metrics;
+}
