@@ -166,6 +166,19 @@ describe('uploading documents', () => {
     );
   });
 
+  it('takes a document just under the size limit, far past the JSON body limit', async () => {
+    const trader = await account();
+    const big = Buffer.concat([
+      pdfBytes(1),
+      Buffer.from('%'),
+      Buffer.alloc(IDENTITY_DOCUMENT_BYTES_MAX - 2_000, 0x41),
+    ]);
+    expect(big.length).toBeLessThanOrEqual(IDENTITY_DOCUMENT_BYTES_MAX);
+    const res = await upload(trader, 'proof_of_address', big);
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({ size_bytes: big.length, content_type: 'application/pdf', pages: 1 });
+  });
+
   it('refuses a wrong type behind a right name and header, an empty file, an oversize file and a PDF bomb, storing nothing', async () => {
     const trader = await account();
     const cases: [Buffer, number, string][] = [
