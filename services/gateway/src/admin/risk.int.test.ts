@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { bookDrift, createPlaceTrade, settleIntoBooks, type PriceSource } from '@updown/order';
-import { getUserBalances, transfer, verifyLedger } from '@updown/wallet';
+import { getUserBalances, verifyLedger } from '@updown/wallet';
 import {
   authTestApp,
   bearer,
@@ -35,18 +36,7 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0) {
   const { id } = await register(app.app, details);
   if (role === 'admin') await database.db.updateTable('users').set({ role }).where('id', '=', id).execute();
   const { access_token } = await login(app.app, details.email, details.password);
-  if (realDollars > 0) {
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: randomUUID(),
-        postings: [
-          { account: { system: 'payments_clearing' }, amount: -realDollars * 100 },
-          { account: { owner: id, type: 'real' }, amount: realDollars * 100 },
-        ],
-      }),
-    );
-  }
+  await fundReal(database.db, id, realDollars);
   return { id, token: access_token };
 }
 

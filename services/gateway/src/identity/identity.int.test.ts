@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { getUserBalances, transfer, verifyLedger } from '@updown/wallet';
+import { getUserBalances, verifyLedger } from '@updown/wallet';
 import { IDENTITY_DOCUMENT_BYTES_MAX } from '@updown/schemas/api';
 import {
   authTestApp,
@@ -33,18 +34,7 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0): Promis
   const { id } = await register(app.app, details);
   if (role === 'admin') await database.db.updateTable('users').set({ role }).where('id', '=', id).execute();
   const { access_token } = await login(app.app, details.email, details.password);
-  if (realDollars > 0) {
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: randomUUID(),
-        postings: [
-          { account: { system: 'payments_clearing' }, amount: -realDollars * 100 },
-          { account: { owner: id, type: 'real' }, amount: realDollars * 100 },
-        ],
-      }),
-    );
-  }
+  await fundReal(database.db, id, realDollars);
   return { id, token: access_token };
 }
 

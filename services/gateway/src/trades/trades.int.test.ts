@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { createPlaceTrade, type PriceSource } from '@updown/order';
-import { getUserBalances, transfer, verifyLedger } from '@updown/wallet';
+import { getUserBalances, verifyLedger } from '@updown/wallet';
 import {
   authTestApp,
   bearer,
@@ -39,18 +40,7 @@ async function trader(realDollars = 0): Promise<Trader> {
   const account = newAccount('trader');
   const { id } = await register(harness.app, account);
   const { access_token } = await login(harness.app, account.email, account.password);
-  if (realDollars > 0) {
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: randomUUID(),
-        postings: [
-          { account: { system: 'payments_clearing' }, amount: -realDollars * 100 },
-          { account: { owner: id, type: 'real' }, amount: realDollars * 100 },
-        ],
-      }),
-    );
-  }
+  await fundReal(database.db, id, realDollars);
   return { id, token: access_token, email: account.email, password: account.password };
 }
 

@@ -135,7 +135,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
           summary:
             'Request a withdrawal: the cash is held until an admin decides; an active bonus is forfeited',
           description:
-            'Real funds only, and only once the trader\'s identity is verified: before that, 403 `IDENTITY_NOT_VERIFIED` and nothing moves ' +
+            "Real funds only, and only once the trader's identity is verified: before that, 403 `IDENTITY_NOT_VERIFIED` and nothing moves " +
             '(upload a photo ID and a proof of address, `POST /api/identity/documents`, and submit them, `POST /api/identity/submit`). ' +
             'Honours `Idempotency-Key`: a retry answers as the first request did. 400 `INSUFFICIENT_FUNDS`, `DEMO_WITHDRAWAL`, `INVALID_AMOUNT`; 409 `IDEMPOTENCY_CONFLICT`.',
           security,
