@@ -17,3 +17,32 @@ if (dom !== undefined) {
     });
   }
 }
+
+/**
+ * jsdom's `Blob` has no `arrayBuffer()`. On Node 24 and later the `Response.blob()` the console's
+ * tests receive is built from the global `Blob`, which the jsdom environment replaced with jsdom's,
+ * so reading the bytes failed there only (`blob.arrayBuffer is not a function`). Browsers have had
+ * it for years; give jsdom's the same method through its own `FileReader`.
+ */
+interface JsdomBlobApi {
+  Blob: { prototype: { arrayBuffer?: unknown } };
+  FileReader: new () => {
+    result: unknown;
+    onload: (() => void) | null;
+    onerror: (() => void) | null;
+    error: unknown;
+    readAsArrayBuffer(blob: unknown): void;
+  };
+}
+const blobApi = (globalThis as { jsdom?: { window: JsdomBlobApi } }).jsdom?.window;
+if (blobApi !== undefined && typeof blobApi.Blob.prototype.arrayBuffer !== 'function') {
+  const { FileReader } = blobApi;
+  blobApi.Blob.prototype.arrayBuffer = function arrayBuffer(this: unknown): Promise<ArrayBuffer> {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as ArrayBuffer);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsArrayBuffer(this);
+    });
+  };
+}
