@@ -1984,7 +1984,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB */
+    /** Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB; at most 20 uploads an account in 24 hours (429 with Retry-After) */
     post: {
       parameters: {
         query?: never;
@@ -1994,7 +1994,7 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB */
+        /** @description Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB; at most 20 uploads an account in 24 hours (429 with Retry-After) */
         201: {
           headers: {
             [name: string]: unknown;
@@ -2041,6 +2041,15 @@ export interface paths {
         };
         /** @description The body was sent with a content type other than application/json */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
           headers: {
             [name: string]: unknown;
           };

@@ -16,6 +16,8 @@ export const IDENTITY_PDF_PAGES_MAX = 10;
 /** Largest image side and pixel count: bigger pictures are refused before anyone decodes them. */
 export const IDENTITY_IMAGE_SIDE_MAX = 12_000;
 export const IDENTITY_IMAGE_PIXELS_MAX = 50_000_000;
+/** Most documents one account may upload in 24 hours: enough for every retry a person makes. */
+export const IDENTITY_UPLOADS_PER_DAY = 20;
 /** The content types a document may have, as detected from its bytes. */
 export const IDENTITY_CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
 /** Youngest a verified trader may be, years (the terms' age rule). */

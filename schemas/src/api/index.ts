@@ -162,6 +162,7 @@ export {
   IDENTITY_PDF_PAGES_MAX,
   IDENTITY_REJECTION_REASON_LENGTH_MAX,
   IDENTITY_RETENTION_YEARS,
+  IDENTITY_UPLOADS_PER_DAY,
   IdentityDocument,
   IdentityDocumentKind,
   IdentityDocumentParams,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDENTITY_DOCUMENT_BYTES_MAX, IDENTITY_PDF_PAGES_MAX } from '@updown/schemas/api';
 import { jpegBytes, pdfBytes, pngBytes } from '../testing/identity-documents';
-import { inspectDocument } from './document-inspection';
+import { inspectDocument, pdfInspectionsRunning } from './document-inspection';
 
 describe('inspectDocument', () => {
   it('accepts a JPEG, a PNG and a PDF by their content, with the hash and the page count', async () => {
@@ -44,5 +44,18 @@ describe('inspectDocument', () => {
     await expect(inspectDocument(Buffer.from('%PDF-1.7\n% nothing else'))).rejects.toThrow(
       'The PDF could not be read',
     );
+  });
+
+  it('opens at most two PDFs at once; the others wait their turn and all get their answer', async () => {
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, pdfInspectionsRunning())), 2);
+    try {
+      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((pages) => inspectDocument(pdfBytes(pages))));
+      expect(answers.map((a) => a.pages)).toEqual([1, 2, 3, 4, 5, 6]);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(most).toBe(2);
+    expect(pdfInspectionsRunning()).toBe(0);
   });
 });

@@ -82,8 +82,47 @@ function checkImage(bytes: Buffer, mime: 'image/jpeg' | 'image/png'): void {
 
 type PdfAnswer = { pages: number } | { error: 'password' | 'invalid' };
 
+/** PDFs opened at once by this process; more wait their turn, so uploads never take every core. */
+const PDF_INSPECTIONS_AT_ONCE = 2;
+let inspecting = 0;
+const waiting: (() => void)[] = [];
+
+/** How many PDFs are being opened now (for tests and curiosity: never above the limit). */
+export function pdfInspectionsRunning(): number {
+  return inspecting;
+}
+
+async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (inspecting >= PDF_INSPECTIONS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  inspecting++;
+  try {
+    return await work();
+  } finally {
+    inspecting--;
+    waiting.shift()?.();
+  }
+}
+
 async function pdfPages(bytes: Buffer): Promise<number> {
-  const answer = await new Promise<PdfAnswer>((resolve) => {
+  const answer = await inTurn(() => openPdf(bytes));
+  if ('error' in answer) {
+    throw answer.error === 'password'
+      ? new InvalidDocument('The PDF is password-protected; upload it without a password', 'password')
+      : new InvalidDocument('The PDF could not be read; upload it again or as a photo', 'unreadable');
+  }
+  if (answer.pages < 1) throw new InvalidDocument('The PDF has no pages', 'unreadable');
+  if (answer.pages > IDENTITY_PDF_PAGES_MAX) {
+    throw new InvalidDocument(
+      `The PDF has ${answer.pages} pages; a document may have at most ${IDENTITY_PDF_PAGES_MAX}`,
+      'pages',
+    );
+  }
+  return answer.pages;
+}
+
+/** A PDF's page count, or why it does not open, answered by pdf.js in a worker thread. */
+function openPdf(bytes: Buffer): Promise<PdfAnswer> {
+  return new Promise<PdfAnswer>((resolve) => {
     // A copy for the worker: the upload's buffer may be a view into a pooled allocation.
     const worker = new Worker(new URL('./pdf-inspect.worker.mjs', import.meta.url), {
       workerData: Uint8Array.from(bytes),
@@ -101,17 +140,4 @@ async function pdfPages(bytes: Buffer): Promise<number> {
     worker.once('error', () => finish({ error: 'invalid' }));
     worker.once('exit', () => finish({ error: 'invalid' }));
   });
-  if ('error' in answer) {
-    throw answer.error === 'password'
-      ? new InvalidDocument('The PDF is password-protected; upload it without a password', 'password')
-      : new InvalidDocument('The PDF could not be read; upload it again or as a photo', 'unreadable');
-  }
-  if (answer.pages < 1) throw new InvalidDocument('The PDF has no pages', 'unreadable');
-  if (answer.pages > IDENTITY_PDF_PAGES_MAX) {
-    throw new InvalidDocument(
-      `The PDF has ${answer.pages} pages; a document may have at most ${IDENTITY_PDF_PAGES_MAX}`,
-      'pages',
-    );
-  }
-  return answer.pages;
 }

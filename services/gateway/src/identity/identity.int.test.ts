@@ -4,7 +4,7 @@ import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, verifyLedger } from '@updown/wallet';
-import { IDENTITY_DOCUMENT_BYTES_MAX } from '@updown/schemas/api';
+import { IDENTITY_DOCUMENT_BYTES_MAX, IDENTITY_UPLOADS_PER_DAY } from '@updown/schemas/api';
 import {
   authTestApp,
   bearer,
@@ -27,6 +27,8 @@ let secondAdmin: Account;
 interface Account {
   id: string;
   token: string;
+  email?: string;
+  password?: string;
 }
 
 async function account(role: 'user' | 'admin' = 'user', realDollars = 0): Promise<Account> {
@@ -35,7 +37,7 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0): Promis
   if (role === 'admin') await database.db.updateTable('users').set({ role }).where('id', '=', id).execute();
   const { access_token } = await login(app.app, details.email, details.password);
   await fundReal(database.db, id, realDollars);
-  return { id, token: access_token };
+  return { id, token: access_token, email: details.email, password: details.password };
 }
 
 function call(method: 'GET' | 'POST', url: string, token: string, payload?: Record<string, unknown>) {
@@ -525,5 +527,36 @@ describe('retention', () => {
       /kept until five years/,
     );
     expect(await documentCount(recentlyClosed.id)).toBe(2);
+  });
+});
+
+// Last: it moves the shared clock a day on, past every earlier test's access tokens.
+describe('the daily upload limit', () => {
+  it('takes at most 20 uploads an account in 24 hours, then 429 with Retry-After until the oldest ages out', async () => {
+    const trader = await account();
+    const other = await account();
+    for (let i = 0; i < IDENTITY_UPLOADS_PER_DAY; i++) {
+      expect((await upload(trader, 'photo_id', pngBytes(10 + i, 10))).statusCode).toBe(201);
+      app.clock.advance(10_000);
+    }
+    const refused = await upload(trader, 'photo_id', pngBytes(9, 9));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      code: 'RATE_LIMITED',
+      detail: 'At most 20 documents a day; try again in 24 h',
+    });
+    // The first upload leaves the window 24 h after it was made, 200 s ago.
+    expect(Number(refused.headers['retry-after'])).toBe(24 * 3600 - 200);
+    expect(await documentCount(trader.id)).toBe(IDENTITY_UPLOADS_PER_DAY);
+    expect((await upload(other, 'photo_id', pngBytes(9, 9))).statusCode).toBe(201);
+    app.clock.advance((24 * 3600 - 200) * 1000);
+    // A day later: signed in again (an access token lives 15 minutes), and one upload is free again.
+    const { access_token } = await login(app.app, trader.email!, trader.password!);
+    expect((await upload({ ...trader, token: access_token }, 'photo_id', pngBytes(9, 9))).statusCode).toBe(
+      201,
+    );
+    expect((await upload({ ...trader, token: access_token }, 'photo_id', pngBytes(8, 8))).statusCode).toBe(
+      429,
+    );
   });
 });

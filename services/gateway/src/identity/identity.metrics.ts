@@ -74,7 +74,7 @@ export function identityMetrics(registry: Registry): IdentityMetrics {
     }),
     refusedUploads: new Counter({
       name: 'updown_identity_uploads_refused_total',
-      help: 'Identity document uploads refused, by reason (type, size, empty, unreadable, pages, password, image_size, locked)',
+      help: 'Identity document uploads refused, by reason (type, size, empty, unreadable, pages, password, image_size, form, locked, daily_limit)',
       labelNames: ['reason'],
       registers,
     }),

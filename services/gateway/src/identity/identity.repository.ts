@@ -89,6 +89,18 @@ export async function insertDocument(
     .executeTakeFirstOrThrow();
 }
 
+/** When the user's uploads since `since` were made, oldest first: the daily upload limit counts them. */
+export async function uploadTimesSince(db: Db, userId: string, since: Date): Promise<Date[]> {
+  const rows = await db
+    .selectFrom('identity_documents')
+    .select('uploaded_at')
+    .where('user_id', '=', userId)
+    .where('uploaded_at', '>', since)
+    .orderBy('uploaded_at')
+    .execute();
+  return rows.map((r) => r.uploaded_at);
+}
+
 /** The newest upload of each kind: what a submission sent now would carry. */
 export async function latestUploads(db: Db, userId: string): Promise<DocumentRow[]> {
   return db

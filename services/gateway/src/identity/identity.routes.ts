@@ -7,6 +7,7 @@ import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import {
   IDENTITY_DOCUMENT_BYTES_MAX,
+  IDENTITY_UPLOADS_PER_DAY,
   IdentityDocument,
   IdentityDocumentParams,
   IdentityResponse,
@@ -32,6 +33,7 @@ import {
   latestSubmission,
   latestUploads,
   readDocumentContent,
+  uploadTimesSince,
   type DocumentRow,
 } from './identity.repository';
 import { identityMetrics } from './identity.metrics';
@@ -62,6 +64,7 @@ function refusalReason(error: unknown): string | undefined {
   if (error instanceof VerificationLocked) return 'locked';
   if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return 'size';
   if (error instanceof DomainError && error.code === 'UNSUPPORTED_MEDIA_TYPE') return 'form';
+  if (error instanceof DomainError && error.code === 'RATE_LIMITED') return 'daily_limit';
   return undefined;
 }
 
@@ -84,6 +87,21 @@ export async function loadIdentity(db: Kysely<Database>, userId: string): Promis
     decided_at: latest?.decided_at ? latest.decided_at.toISOString() : null,
     can_withdraw: status === 'verified',
   };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * At most `IDENTITY_UPLOADS_PER_DAY` uploads per account in any 24 hours, counted in PostgreSQL so
+ * every gateway instance sees the same count: each upload costs a PDF inspection and up to 10 MB
+ * kept for years. Answers the seconds until the oldest counted upload leaves the window, or
+ * undefined while under the limit.
+ */
+async function uploadWait(db: Kysely<Database>, userId: string, nowMs: number): Promise<number | undefined> {
+  const times = await uploadTimesSince(db, userId, new Date(nowMs - DAY_MS));
+  if (times.length < IDENTITY_UPLOADS_PER_DAY) return undefined;
+  const oldest = times[times.length - IDENTITY_UPLOADS_PER_DAY]!.getTime();
+  return Math.max(1, Math.ceil((oldest + DAY_MS - nowMs) / 1000));
 }
 
 /** Uploads are refused while a submission is pending or once one is verified. */
@@ -179,16 +197,24 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
         onRequest: app.authenticate,
         schema: {
           tags,
-          summary: `Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most ${MB} MB`,
+          summary: `Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most ${MB} MB; at most ${IDENTITY_UPLOADS_PER_DAY} uploads an account in 24 hours (429 with Retry-After)`,
           security,
           consumes: ['multipart/form-data'],
-          response: { 201: IdentityDocument, ...errorResponses(400, 401, 409, 413, 415) },
+          response: { 201: IdentityDocument, ...errorResponses(400, 401, 409, 413, 415, 429) },
         },
       },
       async (request, reply) => {
         const userId = request.user.id;
         try {
           await assertOpenForChanges(db, userId);
+          const wait = await uploadWait(db, userId, clock.now());
+          if (wait !== undefined) {
+            void reply.header('retry-after', String(wait));
+            throw new DomainError(
+              'RATE_LIMITED',
+              `At most ${IDENTITY_UPLOADS_PER_DAY} documents a day; try again in ${Math.ceil(wait / 3600)} h`,
+            );
+          }
           const { kind, bytes } = await readUpload(request);
           const doc = await inspectDocument(bytes);
           // Checked again after the upload: a submission sent meanwhile keeps its documents.
