@@ -20,6 +20,7 @@ import {
   duplicateMatches,
   listSubmissions,
   lockSubmission,
+  submissionOwner,
   submissionsOf,
   type SubmissionRow,
 } from '../identity/identity.repository';
@@ -113,19 +114,16 @@ export function adminVerificationRoutes(deps: {
         },
       },
       async (request) => {
-        const all = await db
-          .selectFrom('identity_submissions')
-          .select('user_id')
-          .where('id', '=', request.params.id)
-          .executeTakeFirst();
-        if (!all) throw new NotFound();
-        const history = await submissionsOf(db, all.user_id);
-        const row = history.find((s) => s.id === request.params.id)!;
-        const [summary] = await summaries(db, [row]);
+        const userId = await submissionOwner(db, request.params.id);
+        if (!userId) throw new NotFound();
+        const history = await submissionsOf(db, userId);
+        // The trader's every submission, summarised once: this one is among them.
         const historyViews = await summaries(db, history);
+        const row = history.find((s) => s.id === request.params.id)!;
+        const summary = historyViews.find((h) => h.id === row.id)!;
         const documents = await documentsByIds(db, [row.photo_id_document, row.proof_of_address_document]);
         return {
-          ...summary!,
+          ...summary,
           documents: documents.map(documentView),
           history: historyViews.map((h) => ({
             id: h.id,

@@ -7,7 +7,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export type UserRow = Selectable<Database['users']>;
 
-const PG_UNIQUE_VIOLATION = '23505';
+/** PostgreSQL's SQLSTATE for a unique index refusing a row. */
+export const PG_UNIQUE_VIOLATION = '23505';
 
 export interface NewUser {
   readonly id: string;

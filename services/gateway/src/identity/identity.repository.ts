@@ -148,6 +148,16 @@ export async function latestSubmission(db: Db, userId: string): Promise<Submissi
     .executeTakeFirst();
 }
 
+/** Whose submission `id` is; undefined for an unknown id. */
+export async function submissionOwner(db: Db, id: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('identity_submissions')
+    .select('user_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.user_id;
+}
+
 export async function submissionsOf(db: Db, userId: string): Promise<SubmissionRow[]> {
   return db
     .selectFrom('identity_submissions')

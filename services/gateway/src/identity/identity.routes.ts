@@ -14,7 +14,7 @@ import {
   IdentitySubmitRequest,
   type IdentityDocumentKind,
 } from '@updown/schemas/api';
-import { findUserRole } from '../auth/users.repository';
+import { findUserRole, PG_UNIQUE_VIOLATION } from '../auth/users.repository';
 import { errorResponses } from '../http/responses';
 import { inspectDocument } from './document-inspection';
 import {
@@ -39,7 +39,6 @@ import {
 import { identityMetrics } from './identity.metrics';
 import { documentView } from './identity.view';
 
-const PG_UNIQUE_VIOLATION = '23505';
 const security = [{ bearerAuth: [] }];
 const tags = ['identity'];
 const MB = IDENTITY_DOCUMENT_BYTES_MAX / (1024 * 1024);
