@@ -7,7 +7,7 @@ import { ConfigError, createLogger, resolveSigningKey } from '@updown/runtime';
 import { loadOrderConfig } from '@updown/order';
 import { loadPriceIngestConfig } from '@updown/price-ingest';
 import { loadSettlementConfig } from '@updown/settlement';
-import { loadGatewayStandaloneConfig } from '@updown/gateway';
+import { loadGatewayStandaloneConfig, metricsConfigProblems } from '@updown/gateway';
 import { loadPlatformConfig } from '@updown/platform';
 import { REPO_ROOT } from './metric-catalog';
 
@@ -80,6 +80,18 @@ function runsScript(service: ComposeService, script: string | undefined): boolea
     JSON.stringify(service.command) === JSON.stringify(['node', '--import', 'tsx', file])
   );
 }
+
+const prometheus = parse(
+  readFileSync(path.join(REPO_ROOT, 'infra', 'prometheus', 'prometheus.yml'), 'utf8'),
+) as {
+  scrape_configs: {
+    job_name: string;
+    static_configs?: { targets: string[] }[];
+    dns_sd_configs?: { names: string[]; port: number }[];
+  }[];
+};
+
+const gatewayConfig = () => loadGatewayStandaloneConfig(environmentOf('gateway'));
 
 function problemsOf(load: () => unknown): string[] {
   try {
@@ -253,17 +265,14 @@ describe('docker-compose.yml', () => {
     ]);
   });
 
-  it('has Prometheus scrape all four services where they listen, and mounts files that exist', () => {
-    const prometheus = parse(
-      readFileSync(path.join(REPO_ROOT, 'infra', 'prometheus', 'prometheus.yml'), 'utf8'),
-    ) as {
-      scrape_configs: { job_name: string; static_configs?: { targets: string[] }[] }[];
-    };
+  it('has Prometheus scrape all four services where they serve /metrics, and mounts files that exist', () => {
     const targets = prometheus.scrape_configs.flatMap((job) =>
       (job.static_configs ?? []).flatMap((s) => s.targets),
     );
     for (const [name, expected] of Object.entries(APP_SERVICES)) {
-      expect(targets, name).toContain(`${name}:${expected.port}`);
+      // The gateway serves /metrics on its own port (see the next test); the others on theirs.
+      const port = name === 'gateway' ? gatewayConfig().METRICS_PORT : expected.port;
+      expect(targets, name).toContain(`${name}:${port}`);
     }
     for (const [name, service] of services) {
       for (const volume of service.volumes ?? []) {
@@ -279,6 +288,36 @@ describe('docker-compose.yml', () => {
         './infra/grafana/dashboards:/etc/grafana/dashboards:ro',
       ]),
     );
+  });
+});
+
+describe('/metrics in the stack', () => {
+  it('is off the published port of the gateway and the single process, where Prometheus scrapes it', () => {
+    const platform = loadPlatformConfig(environmentOf('platform'));
+    for (const [name, config] of [
+      ['gateway', gatewayConfig()],
+      ['platform', platform],
+    ] as const) {
+      expect(config.METRICS_PORT, name).toEqual(expect.any(Number));
+      expect(config.METRICS_PORT, name).not.toBe(config.PORT);
+      // Listening on the container's network, for Prometheus in its own container.
+      expect(config.METRICS_HOST, name).toBe('0.0.0.0');
+      for (const published of compose.services[name]?.ports ?? []) {
+        expect(published, `${name} publishes only its public port`).toMatch(new RegExp(`:${config.PORT}$`));
+      }
+    }
+    const platformJob = prometheus.scrape_configs.find((job) => job.job_name === 'platform');
+    expect(platformJob?.dns_sd_configs?.[0]?.port).toBe(platform.METRICS_PORT);
+  });
+
+  it('is what production asks for, so the stack starts with UPDOWN_ENV=production', () => {
+    const production = { UPDOWN_ENV: 'production' };
+    for (const name of ['gateway', 'platform']) {
+      expect(metricsConfigProblems(environmentOf(name, production)), name).toEqual([]);
+    }
+    // Without the port, production would refuse to start.
+    const open = environmentOf('gateway', { ...production, METRICS_PORT: '' });
+    expect(metricsConfigProblems(open)).toEqual([expect.stringMatching(/^METRICS_TOKEN or METRICS_PORT/)]);
   });
 });
 

@@ -18,8 +18,16 @@ const STRONG_SECRET = randomBytes(48).toString('base64url');
  * the services started alone.
  */
 const LONG = process.env.UPDOWN_TEST_LONG === '1';
-/** Production refuses the public default feed seed; a set one keeps the JWT the only problem. */
-const PRODUCTION = { UPDOWN_ENV: 'production', PRICE_FEED_SEED: '918273645', LOG_LEVEL: 'info' };
+/**
+ * Production refuses the public default feed seed and /metrics on the public port; a set seed and
+ * a metrics port of its own keep the JWT the only problem.
+ */
+const PRODUCTION = {
+  UPDOWN_ENV: 'production',
+  PRICE_FEED_SEED: '918273645',
+  METRICS_PORT: '0',
+  LOG_LEVEL: 'info',
+};
 
 /** An entry point that is expected to exit, or to be stopped; no listening address is awaited. */
 function run(name: string, script: string, env: Record<string, string>): ServiceProcess {
@@ -58,6 +66,8 @@ describe('the JWT secret in production, at every entry point', () => {
       const child = run('platform, strong secret', 'services/platform/src/main.ts', {
         ...PRODUCTION,
         JWT_SECRET: STRONG_SECRET,
+        // Production needs its settlement signing key set too (a 32-byte seed, base64url).
+        SIGNING_KEY: randomBytes(32).toString('base64url'),
         DATABASE_URL: database.url,
         PORT: '0',
       });
@@ -109,6 +119,21 @@ describe('the JWT secret in production, at every entry point', () => {
     },
     120_000,
   );
+});
+
+describe('/metrics in production', () => {
+  it('npm start refuses to serve it on the public port with no token, and says how to fix it', async () => {
+    const child = run('platform, /metrics open', 'services/platform/src/main.ts', {
+      ...PRODUCTION,
+      JWT_SECRET: STRONG_SECRET,
+      METRICS_PORT: '',
+    });
+    expect(await child.exited, child.output()).toBe(1);
+    expect(child.output()).toMatch(
+      /Invalid configuration:\n {2}- METRICS_TOKEN or METRICS_PORT is required when UPDOWN_ENV=production[^\n]*\n(?! {2}- )/,
+    );
+    expect(child.output()).not.toContain(STRONG_SECRET);
+  }, 120_000);
 });
 
 async function waitForOutput(child: ServiceProcess, text: string, timeoutMs = 90_000): Promise<void> {

@@ -13,9 +13,11 @@ import { databaseReadiness, registerHealthRoutes, type Readiness } from './http/
 import type { GatewayInstance } from './http/instance';
 import { registerJsonBody } from './http/json-body';
 import { registerJsonEscape } from './http/json-escape';
-import { registerHttpMetrics, registerMetricsRoute } from './http/metrics';
+import { createHttpMetrics, registerHttpMetrics, registerMetricsRoute } from './http/metrics';
+import { parserErrorAnswer, registerServerRefusals } from './http/parser-refusals';
+import { frameworkErrorAnswer, registerAbandonedRequests, registerHostRequired } from './http/refusals';
 import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
-import { answerFrameworkError, registerSecurity } from './http/security';
+import { registerSecurity } from './http/security';
 import { registerWebSocket } from './http/websocket';
 import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/validation';
 
@@ -26,7 +28,12 @@ import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/vali
 export type GatewayPlugin = FastifyPluginAsyncTypebox | FastifyPluginAsync;
 
 export interface GatewayDeps {
-  config: Pick<GatewayConfig, 'CONSOLE_DIR' | 'CORS_ORIGINS' | 'BODY_LIMIT_BYTES'>;
+  /**
+   * Without `METRICS_PORT`, `/metrics` is served here (behind `METRICS_TOKEN` when set); with it,
+   * `startGateway` serves it on its own listener and this app has no `/metrics`.
+   */
+  config: Pick<GatewayConfig, 'CONSOLE_DIR' | 'CORS_ORIGINS' | 'BODY_LIMIT_BYTES'> &
+    Partial<Pick<GatewayConfig, 'METRICS_TOKEN' | 'METRICS_PORT' | 'TRUST_PROXY'>>;
   logger: Logger;
   registry: Registry;
   db: Kysely<Database>;
@@ -67,12 +74,18 @@ export function registeredRoutes(app: GatewayInstance): readonly RegisteredRoute
  * installed on the root before any route so that every route, including `deps.plugins`, gets them.
  */
 export function buildApp(deps: GatewayDeps): GatewayInstance {
+  const httpMetrics = createHttpMetrics(deps.registry);
   const app = Fastify({
     // pino's Logger is wider than Fastify's base logger type; widening here keeps one instance type.
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new GatewayLogController(),
     genReqId,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
+    // `request.ip` is the client named by the listed proxies, else the socket's peer (config.ts).
+    trustProxy:
+      deps.config.TRUST_PROXY !== undefined && deps.config.TRUST_PROXY.length > 0
+        ? [...deps.config.TRUST_PROXY]
+        : false,
     ajv: ajvOptions,
     schemaController: { compilersFactory: { buildValidator: buildValidatorFactory() } },
     // On close, idle keep-alive sockets are dropped at once; in-flight requests still finish.
@@ -82,9 +95,14 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
     return503OnClosing: false,
     // Beyond this a slow client is cut off instead of holding a socket and its memory.
     requestTimeout: 60_000,
-    // Answers refused before any hook runs still get security headers (see security.ts).
-    frameworkErrors: answerFrameworkError,
+    // Answers given before any hook runs still get security headers, a request id, a log line
+    // and a count (see refusals.ts and parser-refusals.ts).
+    frameworkErrors: frameworkErrorAnswer(httpMetrics),
+    clientErrorHandler: parserErrorAnswer(httpMetrics),
+    // Node would refuse an HTTP/1.1 request without Host itself, unseen; refusals.ts does instead.
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerServerRefusals(app.server, httpMetrics, app.log);
 
   const table: RegisteredRoute[] = [];
   routeTables.set(app, table);
@@ -106,21 +124,25 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
   });
   registerErrorHandler(app);
   registerJsonBody(app);
+  registerAbandonedRequests(app, httpMetrics);
   registerRequestId(app);
+  registerHostRequired(app);
   registerDrain(app);
   registerSecurity(app, deps.config.CORS_ORIGINS);
   registerJsonEscape(app);
   // Before any route: see http/websocket.ts for why it cannot live in the plugin that uses it.
   registerWebSocket(app);
   registerDocs(app);
-  registerHttpMetrics(app, deps.registry);
+  registerHttpMetrics(app, httpMetrics);
 
   // Routes go in a child context so they are added after the docs plugin has loaded and is
   // collecting them; hooks, the error handler and the 404 handler stay on the root.
   const readiness = deps.readiness ?? databaseReadiness(deps.db, deps.logger, deps.migrations);
   void app.register(async (operations) => {
     registerHealthRoutes(operations, readiness);
-    registerMetricsRoute(operations, deps.registry);
+    if (deps.config.METRICS_PORT === undefined) {
+      registerMetricsRoute(operations, deps.registry, deps.config.METRICS_TOKEN);
+    }
   });
   const consoleSource = resolveConsoleRoot(deps.config.CONSOLE_DIR, PLACEHOLDER_DIR);
   if (consoleSource.placeholder) {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '@updown/runtime';
 import { describe, expect, it } from 'vitest';
-import { loadGatewayConfig, REPO_ROOT } from './config';
+import { loadGatewayConfig, metricsConfigProblems, REPO_ROOT } from './config';
 
 describe('loadGatewayConfig', () => {
   it('has safe defaults', () => {
@@ -53,9 +53,64 @@ describe('loadGatewayConfig', () => {
     expect(problems).not.toContain('"https://ok.example.com"');
   });
 
+  it('trusts no proxy by default, listed addresses and ranges when told, and never everyone', () => {
+    expect(loadGatewayConfig({}).TRUST_PROXY).toEqual([]);
+    expect(loadGatewayConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1, fd00::/8' }).TRUST_PROXY).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      'fd00::/8',
+    ]);
+    for (const everyone of ['true', '1', 'loopback', '*']) {
+      expect(() => loadGatewayConfig({ TRUST_PROXY: everyone })).toThrow(
+        `TRUST_PROXY must list the proxies' addresses or CIDR ranges (such as 10.0.0.0/8), not "${everyone}"`,
+      );
+    }
+  });
+
   it('bounds the body limit', () => {
     expect(() => loadGatewayConfig({ BODY_LIMIT_BYTES: '10' })).toThrow(
       /BODY_LIMIT_BYTES must be at least 1024/,
     );
+  });
+});
+
+describe('metrics exposure', () => {
+  const TOKEN = 'Qm7xT2vK9pLw4rZc8nBy1sHd6fJg3aUe';
+
+  it('is open by default, on the public port', () => {
+    const config = loadGatewayConfig({});
+    expect(config).toMatchObject({
+      METRICS_TOKEN: undefined,
+      METRICS_PORT: undefined,
+      METRICS_HOST: '127.0.0.1',
+    });
+  });
+
+  it('reads a token without surrounding blanks and a port of its own', () => {
+    const config = loadGatewayConfig({
+      METRICS_TOKEN: ` ${TOKEN} `,
+      METRICS_PORT: '9464',
+      METRICS_HOST: '0.0.0.0',
+    });
+    expect(config).toMatchObject({ METRICS_TOKEN: TOKEN, METRICS_PORT: 9464, METRICS_HOST: '0.0.0.0' });
+    expect(loadGatewayConfig({ METRICS_PORT: ' ' }).METRICS_PORT).toBeUndefined();
+    expect(() => loadGatewayConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT must be an integer/);
+  });
+
+  it('must be protected in production, by a token or a port of its own', () => {
+    const production = { UPDOWN_ENV: 'production', METRICS_TOKEN: undefined, METRICS_PORT: undefined };
+    expect(metricsConfigProblems(production)).toEqual([
+      expect.stringMatching(/^METRICS_TOKEN or METRICS_PORT is required when UPDOWN_ENV=production/),
+    ]);
+    expect(metricsConfigProblems({ ...production, METRICS_TOKEN: '  ' })).toHaveLength(1);
+    expect(metricsConfigProblems({ ...production, METRICS_TOKEN: TOKEN })).toEqual([]);
+    expect(metricsConfigProblems({ ...production, METRICS_PORT: '9464' })).toEqual([]);
+    const short = metricsConfigProblems({ ...production, METRICS_TOKEN: 'short-token' });
+    expect(short).toEqual(['METRICS_TOKEN must be at least 32 characters in production']);
+    expect(short.join()).not.toContain('short-token');
+    // Development and test keep it open.
+    for (const UPDOWN_ENV of [undefined, 'development', 'test']) {
+      expect(metricsConfigProblems({ ...production, UPDOWN_ENV })).toEqual([]);
+    }
   });
 });

@@ -10,7 +10,7 @@ export {
   type RegisteredRoute,
 } from './app';
 export { gatewayPlugins, type GatewayFeatureDeps } from './features';
-export { gatewayConfigSpec, loadGatewayConfig, type GatewayConfig } from './config';
+export { gatewayConfigSpec, loadGatewayConfig, metricsConfigProblems, type GatewayConfig } from './config';
 export { loadGatewayStandaloneConfig } from './standalone-config';
 export { ERROR_STATUS, codeForStatus, statusForCode, type KnownErrorCode } from './http/error-status';
 export { toErrorAnswer } from './http/error-handler';

@@ -6,6 +6,7 @@ const PRODUCTION = {
   UPDOWN_ENV: 'production',
   JWT_SECRET: 'q7Hc2Lw9XbT4mVz1Rk8Np3Ys6Fd0Ga5Je2Uo9Ci4Bx7Wl1M',
   SERVICE_TOKEN: 'Zr4Kp8Qw1Ev6Tn3Ym9Lb2Hs7Dx5Cj0Fu4Ga8Ni1Oz6Wq3P',
+  METRICS_TOKEN: 'Vn5Rb8Xc2Wq7Lm4Tz1Hk6Pj9Sd3Fg0Ya',
 };
 
 describe('the gateway running alone', () => {
@@ -32,6 +33,15 @@ describe('the gateway running alone', () => {
       expect(problems).toContain('SERVICE_TOKEN is required when UPDOWN_ENV=production');
       expect(problems).toContain('PORT must be');
     }
+  });
+
+  it('refuses production with /metrics open on the public port, naming the variables', () => {
+    const load = () => loadGatewayStandaloneConfig({ ...PRODUCTION, METRICS_TOKEN: undefined });
+    expect(load).toThrow(/METRICS_TOKEN or METRICS_PORT is required when UPDOWN_ENV=production/);
+    expect(
+      loadGatewayStandaloneConfig({ ...PRODUCTION, METRICS_TOKEN: undefined, METRICS_PORT: '9464' })
+        .METRICS_PORT,
+    ).toBe(9464);
   });
 
   it('accepts a complete production configuration', () => {

@@ -1,6 +1,6 @@
 import { ConfigError, env, readEnv, type ConfigOf } from '@updown/runtime';
 import { ORDER_CALL_TIMEOUT_MS_DEFAULT, serviceTokenProblems, serviceTokenSpec } from '@updown/order';
-import { gatewayConfigSpec, loadGatewayConfig } from './config';
+import { gatewayConfigSpec, loadGatewayConfig, metricsConfigProblems } from './config';
 import { marketConfigSpec } from './market/market.config';
 
 /**
@@ -33,6 +33,7 @@ export function loadGatewayStandaloneConfig(
       UPDOWN_ENV: source.UPDOWN_ENV?.trim() ?? '',
       SERVICE_TOKEN: source.SERVICE_TOKEN,
     }),
+    ...metricsConfigProblems(source),
   );
   try {
     const config = readEnv(gatewayStandaloneConfigSpec, source);

@@ -1,12 +1,17 @@
 import { ConfigError, readEnv, type ConfigOf } from '@updown/runtime';
-import { gatewayConfigSpec, loadGatewayConfig, marketConfigSpec } from '@updown/gateway';
+import {
+  gatewayConfigSpec,
+  loadGatewayConfig,
+  marketConfigSpec,
+  metricsConfigProblems,
+} from '@updown/gateway';
 import { loadPriceIngestConfig, priceIngestConfigSpec } from '@updown/price-ingest';
 import { receiptConfigSpec } from '@updown/settlement';
 
 /**
  * The single process reads the union of every service's variables. Each service's own loader
- * still runs so its extra checks (CORS origins, secrets and seeds in production) apply here too,
- * and one start-up error names every bad variable.
+ * still runs so its extra checks (CORS origins, secrets and seeds in production, a protected
+ * /metrics) apply here too, and one start-up error names every bad variable.
  */
 export const platformConfigSpec = {
   ...gatewayConfigSpec,
@@ -32,6 +37,7 @@ export function loadPlatformConfig(
   collect(() => loadGatewayConfig(source));
   collect(() => loadPriceIngestConfig(source));
   collect(() => readEnv(platformConfigSpec, source));
+  problems.push(...metricsConfigProblems(source));
   if (problems.length > 0) throw new ConfigError(problems);
   return readEnv(platformConfigSpec, source);
 }

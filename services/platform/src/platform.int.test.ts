@@ -34,6 +34,37 @@ describe('the single-process platform, in process', () => {
   });
 });
 
+describe('the single-process platform with /metrics protected', () => {
+  const token = 'Tq4Wm8Zr1Kx6Nv3Bj9Lc2Hp7Fs5Gd0Ya';
+  let started: InProcessPlatform;
+
+  beforeAll(async () => {
+    started = await startInProcessPlatform({
+      name: 'platform-metrics',
+      logger: createLogger({ level: 'silent', name: 'test' }),
+      env: { METRICS_PORT: '0', METRICS_TOKEN: token },
+    });
+  });
+  afterAll(async () => {
+    await started.stop();
+  });
+
+  it('serves it on its own port behind the token, and not on the public port', async () => {
+    expect((await fetch(`${started.baseUrl}/metrics`)).status).toBe(404);
+    const metricsAddress = started.platform.gateway.metricsAddress;
+    expect(metricsAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const refused = await fetch(`${metricsAddress}/metrics`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    const scraped = await fetch(`${metricsAddress}/metrics`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(scraped.status).toBe(200);
+    // The one registry of the process: every service's series, the gateway's among them.
+    expect(await scraped.text()).toMatch(/^process_cpu_user_seconds_total\{service="updown"\} /m);
+  });
+});
+
 /** Runs an entry point to its exit; answers its exit code and everything it printed. */
 async function runScript(
   script: string,

@@ -1,7 +1,17 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@updown/runtime';
 import { describe, expect, it } from 'vitest';
-import { toErrorAnswer } from './error-handler';
+import { SignInBusy } from '../auth/auth.errors';
+import { testApp } from '../testing/test-app';
+import { RETRY_AFTER_SEC_DEFAULT, toErrorAnswer } from './error-handler';
 import { codeForStatus, ERROR_STATUS, statusForCode } from './error-status';
+
+/** A limit that knows when it clears, as the sign-in throttle's errors do. */
+class Limited extends DomainError {
+  constructor(readonly retryAfterSec: number) {
+    super('RATE_LIMITED', 'Slow down');
+  }
+}
 
 describe('toErrorAnswer', () => {
   it('maps domain codes through the one table', () => {
@@ -71,6 +81,68 @@ describe('toErrorAnswer', () => {
     });
     expect(toErrorAnswer('a thrown string').status).toBe(500);
     expect(toErrorAnswer(Object.assign(new Error('upstream'), { statusCode: 502 })).status).toBe(502);
+  });
+});
+
+describe('Retry-After on every 429', () => {
+  it("takes the error's own retryAfterSec, rounded up to whole seconds", () => {
+    expect(toErrorAnswer(new Limited(30))).toEqual({
+      status: 429,
+      body: { detail: 'Slow down', code: 'RATE_LIMITED' },
+      retryAfterSec: 30,
+    });
+    expect(toErrorAnswer(new Limited(2.2)).retryAfterSec).toBe(3);
+    // Never 0: a client obeying it would retry in a tight loop.
+    expect(toErrorAnswer(new Limited(0)).retryAfterSec).toBe(1);
+  });
+
+  it('falls back to a short default when the error does not know', () => {
+    expect(RETRY_AFTER_SEC_DEFAULT).toBe(1);
+    expect(toErrorAnswer(new SignInBusy()).retryAfterSec).toBe(RETRY_AFTER_SEC_DEFAULT);
+    expect(toErrorAnswer(new DomainError('RATE_LIMITED', 'Too many')).retryAfterSec).toBe(1);
+    const fromPlugin = Object.assign(new Error('Rate limit exceeded'), { statusCode: 429 });
+    expect(toErrorAnswer(fromPlugin)).toMatchObject({ status: 429, retryAfterSec: 1 });
+    expect(toErrorAnswer(Object.assign(new Limited(5), { retryAfterSec: Number.NaN })).retryAfterSec).toBe(1);
+  });
+
+  it('leaves every other status without one', () => {
+    expect(toErrorAnswer(new DomainError('CONFLICT', 'x'))).not.toHaveProperty('retryAfterSec');
+    expect(toErrorAnswer(Object.assign(new Limited(9), { status: 409 }))).not.toHaveProperty('retryAfterSec');
+  });
+
+  it('sends the header, keeps one a limit set itself, and adds it to a 429 sent without throwing', async () => {
+    const routes: FastifyPluginAsyncTypebox = async (app) => {
+      app.get('/api/test/limited', async () => {
+        throw new Limited(42);
+      });
+      app.get('/api/test/busy', async () => {
+        throw new SignInBusy();
+      });
+      app.get('/api/test/own-header', async (_request, reply) => {
+        void reply.header('retry-after', '120');
+        throw new Limited(5);
+      });
+      app.get('/api/test/sent', async (_request, reply) =>
+        reply.code(429).send({ detail: 'Too many', code: 'RATE_LIMITED' }),
+      );
+      app.get('/api/test/conflict', async () => {
+        throw new DomainError('CONFLICT', 'No');
+      });
+    };
+    const t = testApp({ plugins: [routes] });
+    try {
+      const retryAfter = async (url: string) => {
+        const res = await t.app.inject({ url });
+        return [res.statusCode, res.headers['retry-after']];
+      };
+      expect(await retryAfter('/api/test/limited')).toEqual([429, '42']);
+      expect(await retryAfter('/api/test/busy')).toEqual([429, '1']);
+      expect(await retryAfter('/api/test/own-header')).toEqual([429, '120']);
+      expect(await retryAfter('/api/test/sent')).toEqual([429, '1']);
+      expect(await retryAfter('/api/test/conflict')).toEqual([409, undefined]);
+    } finally {
+      await t.close();
+    }
   });
 });
 

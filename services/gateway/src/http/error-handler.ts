@@ -8,7 +8,17 @@ import { validationRefusal } from './validation';
 interface Answer {
   status: number;
   body: ErrorResponse;
+  /** Set on every 429: the `Retry-After` the answer carries unless the reply already has one. */
+  retryAfterSec?: number;
 }
+
+const TOO_MANY_REQUESTS = 429;
+/**
+ * The wait a 429 states when its error knows no better. Short, because the limits without a known
+ * end (the sign-in hashing queue) clear within moments; never zero, so a client that obeys it does
+ * not retry in a tight loop.
+ */
+export const RETRY_AFTER_SEC_DEFAULT = 1;
 
 const INTERNAL: ErrorResponse = { detail: 'Internal Server Error', code: 'INTERNAL' };
 
@@ -28,8 +38,25 @@ const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, 503]);
  *   hidden behind `INTERNAL` when that status is a 5xx other than 501 and 503;
  * - a Fastify or plugin error carrying a 4xx `statusCode` → that status with its message;
  * - anything else, and any 5xx → 500 `INTERNAL`, with the real error only in the log.
+ * A 429 also says when to come back (`retryAfterSec`, sent as `Retry-After`).
  */
 export function toErrorAnswer(error: unknown): Answer {
+  const answer = errorAnswer(error);
+  return answer.status === TOO_MANY_REQUESTS ? { ...answer, retryAfterSec: retryAfterSecOf(error) } : answer;
+}
+
+/**
+ * Seconds until a refused request may succeed: the error's own `retryAfterSec` (the limits that
+ * know when they clear carry it, as `readonly retryAfterSec: number`), rounded up to whole seconds
+ * as the header requires, else the default.
+ */
+function retryAfterSecOf(error: unknown): number {
+  const value = (error as { retryAfterSec?: unknown } | null)?.retryAfterSec;
+  if (typeof value !== 'number' || !Number.isFinite(value)) return RETRY_AFTER_SEC_DEFAULT;
+  return Math.max(1, Math.ceil(value));
+}
+
+function errorAnswer(error: unknown): Answer {
   if (error instanceof DomainError) {
     const status = error.status ?? statusForCode(error.code);
     return status >= 500 && !EXPLAINED_5XX.has(status)
@@ -59,7 +86,11 @@ function handleError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
-  const { status, body } = toErrorAnswer(error);
+  const { status, body, retryAfterSec } = toErrorAnswer(error);
+  // A limit that set its own header (@fastify/rate-limit, from its window) knows best.
+  if (retryAfterSec !== undefined && !reply.hasHeader('retry-after')) {
+    void reply.header('retry-after', String(retryAfterSec));
+  }
   if (status >= 500 && status !== NOT_IMPLEMENTED) {
     request.log.error({ err: error, route: request.routeOptions.url }, 'request failed');
   } else {
@@ -68,7 +99,17 @@ function handleError(
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 
-/** Installs the one error handler; encapsulated plugins inherit it. */
+/**
+ * Installs the one error handler; encapsulated plugins inherit it. A 429 sent without throwing
+ * (`reply.code(429).send(...)`) still gets a `Retry-After`, so every 429 tells the client when to
+ * come back.
+ */
 export function registerErrorHandler(app: GatewayInstance): void {
   app.setErrorHandler(handleError);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode === TOO_MANY_REQUESTS && !reply.hasHeader('retry-after')) {
+      void reply.header('retry-after', String(RETRY_AFTER_SEC_DEFAULT));
+    }
+    return payload;
+  });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import { redactUrl } from '@updown/runtime';
 import type { GatewayInstance } from './instance';
 
@@ -9,16 +9,21 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** Ids from a proxy or client are kept for tracing, but only short plain tokens: no log injection. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-export function genReqId(req: IncomingMessage): string {
-  const incoming = req.headers[REQUEST_ID_HEADER];
+/** The id a client or proxy sent when it is sane, else a fresh one. */
+export function requestIdFrom(incoming: string | string[] | undefined): string {
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function genReqId(req: IncomingMessage): string {
+  return requestIdFrom(req.headers[REQUEST_ID_HEADER]);
 }
 
 /** Probes and scrapes arrive every few seconds; at info they would drown the requests that matter. */
 const QUIET_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
-function isQuiet(request: FastifyRequest): boolean {
-  return QUIET_ROUTES.has(request.routeOptions.url ?? '');
+/** A refused scrape or probe (a wrong metrics token) is worth seeing at info. */
+function isQuiet(request: FastifyRequest, reply: FastifyReply): boolean {
+  return QUIET_ROUTES.has(request.routeOptions.url ?? '') && reply.statusCode < 400;
 }
 
 /**
@@ -26,19 +31,64 @@ function isQuiet(request: FastifyRequest): boolean {
  * some calls carry secrets in the query (`POST /api/auth/refresh?refresh_token=…`), which must
  * never reach a log line, whatever the route.
  */
-function requestLocation(request: FastifyRequest): { path: string; url: string } {
-  const url = request.raw.url ?? request.url;
+export function requestLocation(url: string): { path: string; url: string } {
   const end = url.indexOf('?');
   return { path: end === -1 ? url : url.slice(0, end), url: redactUrl(url) };
 }
 
 /**
+ * The line every answer writes, for answers given outside the lifecycle. The request id comes with
+ * the logger (`reqId`, as on Fastify's request loggers).
+ */
+export interface AnswerLine {
+  readonly method: string;
+  readonly url: string;
+  readonly route: string;
+  readonly statusCode: number;
+  readonly responseTimeMs: number;
+  /** Why it was refused, as the parser or router named it (`FST_ERR_BAD_URL`, `HPE_INVALID_METHOD`). */
+  readonly reason?: string;
+}
+
+export function logAnswer(log: FastifyBaseLogger, line: AnswerLine, message = 'request completed'): void {
+  const fields = {
+    method: line.method,
+    ...requestLocation(line.url),
+    route: line.route,
+    statusCode: line.statusCode,
+    responseTimeMs: Math.round(line.responseTimeMs * 100) / 100,
+    ...(line.reason === undefined ? {} : { reason: line.reason }),
+  };
+  if (line.statusCode >= 500) log.error(fields, message);
+  else log.info(fields, message);
+}
+
+/**
+ * Requests whose client left before the answer was complete. Their end is logged and counted once,
+ * when the response closes unsent (see refusals.ts), and not again if the unfinished response
+ * later fails.
+ */
+const abandoned = new WeakSet<FastifyRequest>();
+
+export function markAbandoned(request: FastifyRequest): void {
+  abandoned.add(request);
+}
+
+export function isAbandoned(request: FastifyRequest): boolean {
+  return abandoned.has(request);
+}
+
+/**
  * One line per finished request (`request completed`, with method, path, route pattern, status and
  * duration); the `incoming request` line is only written at debug. Probe routes log at debug.
+ * Answers given outside Fastify's lifecycle write the same line (see refusals.ts).
  */
 export class GatewayLogController extends LogController {
   override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ method: request.method, ...requestLocation(request) }, 'incoming request');
+    request.log.debug(
+      { method: request.method, ...requestLocation(request.raw.url ?? request.url) },
+      'incoming request',
+    );
   }
 
   override requestCompleted(
@@ -46,15 +96,16 @@ export class GatewayLogController extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
+    if (isAbandoned(request)) return;
     const fields = {
       method: request.method,
-      ...requestLocation(request),
+      ...requestLocation(request.raw.url ?? request.url),
       route: request.routeOptions.url,
       statusCode: reply.statusCode,
       responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
     };
     if (error) reply.log.error({ ...fields, err: error }, 'request errored');
-    else if (isQuiet(request)) reply.log.debug(fields, 'request completed');
+    else if (isQuiet(request, reply)) reply.log.debug(fields, 'request completed');
     else reply.log.info(fields, 'request completed');
   }
 

@@ -1,9 +1,6 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { toErrorAnswer } from './error-handler';
 import type { GatewayInstance } from './instance';
-import { escapeJsonForHtml } from './json-escape';
 
 /**
  * The Content-Security-Policy for everything the gateway serves: the React console, the API and
@@ -47,8 +44,9 @@ export function registerSecurity(app: GatewayInstance, corsOrigins: readonly str
 }
 
 /**
- * The headers of the few answers Fastify gives before any hook runs, so without helmet's: only
- * small JSON errors, hence the strictest policy. The HSTS value is helmet's default.
+ * The headers of the few answers given before helmet's hook runs (see refusals.ts and
+ * parser-refusals.ts): only small JSON errors, hence the strictest policy. The HSTS value is
+ * helmet's default.
  */
 export const BARE_ERROR_HEADERS = {
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
@@ -57,22 +55,3 @@ export const BARE_ERROR_HEADERS = {
   'referrer-policy': 'no-referrer',
   'strict-transport-security': 'max-age=31536000; includeSubDomains',
 } as const;
-
-/**
- * Fastify's `frameworkErrors`: a malformed URL (`/%zz`) or an over-long path parameter is refused
- * by the router before hooks run. Fastify's own answer has no security headers and echoes the
- * path; this one has the headers above and the API's `{detail, code}` shape.
- */
-export function answerFrameworkError(
-  error: FastifyError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const { status, body } = toErrorAnswer(error);
-  // The detail quotes the path as sent, and onSend hooks (json-escape.ts) do not run here.
-  void reply
-    .headers(BARE_ERROR_HEADERS)
-    .code(status)
-    .type('application/json; charset=utf-8')
-    .send(escapeJsonForHtml(JSON.stringify(body)));
-}
