@@ -2,10 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PasswordHasher } from '@updown/gateway';
 import { DEFAULT_SCRYPT, fakeConsoleDir, memoryLogger, setPasswordHash } from '@updown/gateway/testing';
-import { PLACE_TRADE_BODY, signHs256, startMatrixFixtures, type MatrixFixtures } from './matrix-fixtures';
+import {
+  PLACE_TRADE_BODY,
+  signHs256,
+  startMatrixFixtures,
+  tokenClaims,
+  type MatrixFixtures,
+} from './matrix-fixtures';
 
 /**
- * What the per-module auth tests do not already prove (rate limits and account locks are in
+ * What the per-module auth tests do not already prove (rate limits and the sign-in throttle are in
  * `rate-limit.int.test.ts` and `two-factor.int.test.ts`, the config rules in `auth.config.test.ts`,
  * the entry points' refusals in `production-secrets.int.test.ts`): a whole journey through the
  * real platform logs no secret, every kind of answer carries the security headers, forged tokens
@@ -75,6 +81,44 @@ describe('the platform in process', () => {
       await fx.call('POST', url, other.accessToken, { token: current });
     }
 
+    // A browser's session: the cookie form, a refresh by cookie, a forged refresh, a logout by cookie.
+    const browser = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'x-updown-session': 'cookie' },
+      payload: { email: owner.email, password: owner.password },
+    });
+    const cookieOf = (res: typeof browser, name: string) =>
+      res.cookies.find((c) => c.name === name)?.value ?? '';
+    const csrf = cookieOf(browser, 'updown_csrf');
+    const renewed = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      cookies: { updown_refresh: cookieOf(browser, 'updown_refresh') },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(renewed.statusCode).toBe(200);
+    const forgedRefresh = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      cookies: { updown_refresh: cookieOf(renewed, 'updown_refresh') },
+    });
+    expect(forgedRefresh.statusCode).toBe(403);
+    const cookieLogout = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookies: { updown_refresh: cookieOf(renewed, 'updown_refresh') },
+      headers: { 'x-csrf-token': csrf },
+    });
+    expect(cookieLogout.statusCode).toBe(200);
+    secrets.push(
+      cookieOf(browser, 'updown_refresh'),
+      cookieOf(renewed, 'updown_refresh'),
+      csrf,
+      browser.json<Tokens>().access_token,
+      renewed.json<Tokens>().access_token,
+    );
+
     // A wrong password, money in and out, placements (one retried), an admin decision.
     const wrong = `wrong-${randomBytes(6).toString('hex')}`;
     secrets.push(wrong);
@@ -137,7 +181,7 @@ describe('the platform in process', () => {
       ['a refusal', await fetch(`${base}/api/wallet`), 401],
       ['a validation error', await fetch(`${base}/api/auth/login`, jsonPost({})), 400],
       ['an unknown API path', await fetch(`${base}/api/nothing-here`), 404],
-      // Refused by the router before any hook runs (see answerFrameworkError in http/security.ts).
+      // Refused by the router before any hook runs (see frameworkErrorAnswer in http/refusals.ts).
       ['a malformed URL', await fetch(`${base}/api/trades/%zz`), 400],
       [
         // Past the router's parameter length: no route matches, the not-found handler answers.
@@ -167,10 +211,44 @@ describe('the platform in process', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
   });
 
+  it("refuses a logged-out session's access token at once, on every kind of route", async () => {
+    const { owner } = fx.principals;
+    const session = await fx.login(owner);
+    const bearerHeader = { authorization: `Bearer ${session.access_token}` };
+    expect((await fx.inject({ url: '/api/wallet', headers: bearerHeader })).statusCode).toBe(200);
+    await fx.call('POST', '/api/auth/logout', undefined, { refresh_token: session.refresh_token });
+    const requests = [
+      { method: 'GET' as const, url: '/api/wallet' },
+      { method: 'GET' as const, url: '/api/trades/active' },
+      { method: 'POST' as const, url: '/api/trades/place', payload: PLACE_TRADE_BODY },
+      { method: 'POST' as const, url: '/api/wallet/withdraw', payload: { amount: 1, account_type: 'real' } },
+    ];
+    for (const request of requests) {
+      const res = await fx.inject({ ...request, headers: bearerHeader });
+      expect(res.statusCode, request.url).toBe(401);
+      expect(res.json(), request.url).toMatchObject({ code: 'UNAUTHORIZED' });
+    }
+    // The owner's other session (the fixture's) is untouched.
+    expect(
+      (await fx.inject({ url: '/api/wallet', headers: { authorization: `Bearer ${owner.accessToken}` } }))
+        .statusCode,
+    ).toBe(200);
+  });
+
   it('refuses forged access tokens of every kind', async () => {
     const { owner } = fx.principals;
     const now = Math.floor(fx.clock.now() / 1000);
-    const claims = { sub: owner.id, role: 'admin', typ: 'access', iss: 'updown', iat: now, exp: now + 600 };
+    // The owner's own live session id: each forgery differs from a valid token in one way only.
+    const { sid } = tokenClaims(owner.accessToken);
+    const claims = {
+      sub: owner.id,
+      role: 'admin',
+      typ: 'access',
+      sid,
+      iss: 'updown',
+      iat: now,
+      exp: now + 600,
+    };
     const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const [header, payload] = owner.accessToken.split('.') as [string, string];
     const forged: Array<[string, string]> = [

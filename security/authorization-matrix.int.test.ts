@@ -115,6 +115,8 @@ async function bearerOf(
       return fx.temporaryToken();
     case 'revokedRefresh':
       return fx.principals.revokedRefreshToken;
+    case 'endedSession':
+      return fx.principals.endedSession.accessToken;
     default:
       return caller?.accessToken;
   }
@@ -136,6 +138,8 @@ async function refreshCredential(
       return fx.temporaryToken();
     case 'revokedRefresh':
       return fx.principals.revokedRefreshToken;
+    case 'endedSession':
+      return fx.principals.endedSession.refreshToken;
     default:
       return caller && fx.freshRefreshToken(caller);
   }

@@ -22,6 +22,11 @@ export const PRINCIPALS = [
   'twoFactorToken',
   /** A refresh token after logout, where a refresh token goes and as a bearer elsewhere. */
   'revokedRefresh',
+  /**
+   * The access token of a session that logged out (its refresh token where a refresh token goes):
+   * correctly signed and unexpired, refused because its session ended.
+   */
+  'endedSession',
 ] as const;
 export type Principal = (typeof PRINCIPALS)[number];
 export type Expected = Readonly<Record<Principal, number>>;
@@ -67,6 +72,7 @@ function everyone(status: number): Expected {
     tamperedToken: status,
     twoFactorToken: status,
     revokedRefresh: status,
+    endedSession: status,
   };
 }
 
@@ -159,6 +165,21 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     }),
   },
   'GET /api/auth/me': { expect: signedIn(200), request: () => get('/api/auth/me') },
+  // Both end sessions of the caller: fresh callers, so no later case finds its token ended.
+  'POST /api/auth/logout-all': {
+    expect: signedIn(200),
+    freshCaller: true,
+    request: () => ({ method: 'POST', url: '/api/auth/logout-all' }),
+  },
+  'POST /api/auth/password': {
+    expect: signedIn(200),
+    freshCaller: true,
+    request: (c) => ({
+      method: 'POST',
+      url: '/api/auth/password',
+      payload: { current_password: c.caller?.password ?? 'not-checked', new_password: 'matrix-new-password' },
+    }),
+  },
   'POST /api/auth/google-login': {
     // Google sign-in is off without GOOGLE_CLIENT_ID.
     expect: everyone(501),

@@ -33,8 +33,16 @@ export interface Principals {
   readonly tradeId: string;
   /** A's refresh token after logout. */
   readonly revokedRefreshToken: string;
+  /** A session of A that logged out: its access token (unexpired) and its refresh token. */
+  readonly endedSession: { readonly accessToken: string; readonly refreshToken: string };
   /** A's refresh token whose expiry has passed. */
   readonly expiredRefreshToken: string;
+}
+
+/** The claims of a JWT (or of its payload part alone), unverified: for minting look-alikes. */
+export function tokenClaims(token: string, payloadOnly = false): Record<string, unknown> {
+  const payload = payloadOnly ? token : (token.split('.')[1] ?? '');
+  return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
 }
 
 /** The platform with every principal built, and the resources single cases make for themselves. */
@@ -56,7 +64,8 @@ export class MatrixFixtures extends PlatformApi {
   /** A correctly signed access token of A whose expiry passed a minute ago on the platform clock. */
   expiredAccessToken(): string {
     const now = Math.floor(this.clock.now() / 1000);
-    const claims = { sub: this.principals.owner.id, role: 'user', typ: 'access', iss: 'updown' };
+    const { sid } = tokenClaims(this.principals.owner.accessToken);
+    const claims = { sub: this.principals.owner.id, role: 'user', typ: 'access', sid, iss: 'updown' };
     return signHs256(this.jwtSecret, { ...claims, iat: now - 960, exp: now - 60 });
   }
 
@@ -67,8 +76,9 @@ export class MatrixFixtures extends PlatformApi {
       string,
       string,
     ];
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as Record<string, unknown>;
-    const forged = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...tokenClaims(payload, true), role: 'admin' })).toString(
+      'base64url',
+    );
     return `${header}.${forged}.${signature}`;
   }
 
@@ -197,6 +207,8 @@ async function buildPrincipals(
 
   const revokedRefreshToken = await api.freshRefreshToken(owner);
   await api.call('POST', `/api/auth/logout?refresh_token=${revokedRefreshToken}`);
+  const ended = await api.login(owner);
+  await api.call('POST', '/api/auth/logout', undefined, { refresh_token: ended.refresh_token });
   const expiredRefreshToken = await api.freshRefreshToken(owner);
   await platform.database.db
     .updateTable('refresh_tokens')
@@ -211,6 +223,7 @@ async function buildPrincipals(
     twoFactor: { ...withTwoFactor, totp },
     tradeId: await placeFirstTrade(api, owner),
     revokedRefreshToken,
+    endedSession: { accessToken: ended.access_token, refreshToken: ended.refresh_token },
     expiredRefreshToken,
   };
   return new MatrixFixtures(platform, clock, principals, jwtSecret, stopAll);

@@ -109,7 +109,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Prometheus metrics */
+    /**
+     * Prometheus metrics
+     * @description With `METRICS_TOKEN` set, the scrape must send `Authorization: Bearer <token>` (401 otherwise); with `METRICS_PORT` set, this route is served on that port only (README "Metrics").
+     */
     get: {
       parameters: {
         query?: never;
@@ -126,6 +129,15 @@ export interface paths {
           };
           content: {
             'text/plain': string;
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
           };
         };
         /** @description Server error; `detail` never shows internals */
@@ -250,7 +262,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in with email and password */
+    /**
+     * Sign in with email and password
+     * @description Starts a session. With the header `X-Updown-Session: cookie` (browsers) the refresh token is set as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty. Failed sign-ins are throttled by account and client address (429 `RATE_LIMITED` with `Retry-After`, the password unchecked). After many failures on one account, an address it never signed in from is answered 429 `EXTRA_VERIFICATION_REQUIRED` until the request also carries the account's current authenticator code in `totp_code`; with the right password and a fresh code the session starts at once, without the second step.
+     */
     post: {
       parameters: {
         query?: never;
@@ -346,7 +361,7 @@ export interface paths {
     put?: never;
     /**
      * Exchange a refresh token for a new access token and the next refresh token
-     * @description Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal.
+     * @description Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal. Browsers send neither: the `updown_refresh` cookie goes by itself, and must come with the header `X-CSRF-Token` holding the value of the `updown_csrf` cookie (403 `CSRF_REJECTED` otherwise, and nothing changes).
      */
     post: {
       parameters: {
@@ -384,6 +399,15 @@ export interface paths {
         };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -445,8 +469,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * End the session of a refresh token; answers ok for unknown tokens too
-     * @description Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal.
+     * End the session of a refresh token, and its access tokens at once; answers ok for unknown tokens too
+     * @description Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal. Browsers send neither: the `updown_refresh` cookie goes by itself, and must come with the header `X-CSRF-Token` holding the value of the `updown_csrf` cookie (403 `CSRF_REJECTED` otherwise, and nothing changes).
      */
     post: {
       parameters: {
@@ -464,7 +488,7 @@ export interface paths {
         };
       };
       responses: {
-        /** @description End the session of a refresh token; answers ok for unknown tokens too */
+        /** @description End the session of a refresh token, and its access tokens at once; answers ok for unknown tokens too */
         200: {
           headers: {
             [name: string]: unknown;
@@ -475,6 +499,196 @@ export interface paths {
         };
         /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
         400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/logout-all': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Log out everywhere: end every session of the caller, this one included
+     * @description Every refresh token of the account is revoked and every access token is refused from the next request on, in every gateway (within the ended-session sync interval, 1 s, for the others).
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Log out everywhere: end every session of the caller, this one included */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SessionsEnded'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type other than application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/password': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Change the caller's password; every other session ends
+     * @description Needs the current password (wrong ones are throttled like sign-ins). The session that asks continues; every other session of the account ends, its access tokens included.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['ChangePasswordRequest'];
+        };
+      };
+      responses: {
+        /** @description Change the caller's password; every other session ends */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SessionsEnded'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
           headers: {
             [name: string]: unknown;
           };
@@ -589,7 +803,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Sign in (or sign up) with a Google ID token */
+    /**
+     * Sign in (or sign up) with a Google ID token
+     * @description Starts a session. With the header `X-Updown-Session: cookie` (browsers) the refresh token is set as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty.
+     */
     post: {
       parameters: {
         query?: never;
@@ -894,7 +1111,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Second step of sign-in; the bearer is the temporary token from login */
+    /**
+     * Second step of sign-in; the bearer is the temporary token from login
+     * @description Starts the session. With the header `X-Updown-Session: cookie` (browsers) the refresh token is set as the HttpOnly cookie `updown_refresh` and `refresh_token` in the body is empty.
+     */
     post: {
       parameters: {
         query?: never;
@@ -4905,6 +5125,12 @@ export interface components {
       /** @description SHA-256, lowercase hex */
       hash: string;
     };
+    /** ChangePasswordRequest */
+    ChangePasswordRequest: {
+      current_password: string;
+      /** @description 8 to 128 characters, not only spaces */
+      new_password: string;
+    };
     /** CheckpointList */
     CheckpointList: components['schemas']['SignedCheckpoint'][];
     /**
@@ -5123,12 +5349,14 @@ export interface components {
     LoginRequest: {
       email: string;
       password: string;
+      /** @description The account's current 6-digit authenticator code. Send it when a sign-in was answered 429 EXTRA_VERIFICATION_REQUIRED; with the right password and a code not used before, the session starts at once (no second step). When sent it is always checked: an account without two-factor has no right code. */
+      totp_code?: string;
     };
     /** LoginResponse */
     LoginResponse: {
       /** @description A 15-minute access token; when requires_2fa is true, a 5-minute token accepted only by POST /api/2fa/verify */
       access_token: string;
-      /** @description Opaque, single use; empty when requires_2fa is true (POST /api/2fa/verify returns it) */
+      /** @description Opaque, single use; empty when requires_2fa is true (POST /api/2fa/verify returns it), and empty when the request asked for the cookie form (X-Updown-Session: cookie), which sets it as an HttpOnly cookie instead */
       refresh_token: string;
       requires_2fa: boolean;
     };
@@ -5389,6 +5617,13 @@ export interface components {
       toxicity: components['schemas']['ToxicityScore'];
       limits: components['schemas']['TraderLimits'] | null;
     };
+    /** SessionsEnded */
+    SessionsEnded: {
+      /** @enum {string} */
+      status: 'ok';
+      /** @description How many sessions ended; their access tokens are refused from now on */
+      sessions_ended: number;
+    };
     /** Signature */
     Signature: {
       /** @enum {string} */
@@ -5432,7 +5667,7 @@ export interface components {
     /** TokenPair */
     TokenPair: {
       access_token: string;
-      /** @description The next refresh token; the one presented is now spent */
+      /** @description The next refresh token; the one presented is now spent. Empty in the cookie form (X-Updown-Session: cookie, or a refresh by cookie), which sets it as an HttpOnly cookie instead */
       refresh_token: string;
     };
     /**

@@ -93,8 +93,23 @@ export const RegisterRequest = RequestBody(
 );
 export type RegisterRequest = Static<typeof RegisterRequest>;
 
+/**
+ * The authenticator code sent with the password: the extra step an address the account never
+ * signed in from is asked for once the account had too many failed sign-ins.
+ */
+const LoginTotpCode = Type.String({
+  pattern: '^[0-9]{6}$',
+  description:
+    "The account's current 6-digit authenticator code. Send it when a sign-in was answered 429 EXTRA_VERIFICATION_REQUIRED; with the right password and a code not used before, the session starts at once (no second step). When sent it is always checked: an account without two-factor has no right code.",
+  ...refusal(undefined, { '*': 'The authenticator code is 6 digits' }),
+});
+
 export const LoginRequest = RequestBody(
-  { email: Type.String(LOGIN_EMAIL_FIELD), password: Type.String(LOGIN_PASSWORD_FIELD) },
+  {
+    email: Type.String(LOGIN_EMAIL_FIELD),
+    password: Type.String(LOGIN_PASSWORD_FIELD),
+    totp_code: Type.Optional(LoginTotpCode),
+  },
   { title: 'LoginRequest' },
 );
 export type LoginRequest = Static<typeof LoginRequest>;
@@ -106,7 +121,8 @@ export const LoginResponse = Type.Object(
         'A 15-minute access token; when requires_2fa is true, a 5-minute token accepted only by POST /api/2fa/verify',
     }),
     refresh_token: Type.String({
-      description: 'Opaque, single use; empty when requires_2fa is true (POST /api/2fa/verify returns it)',
+      description:
+        'Opaque, single use; empty when requires_2fa is true (POST /api/2fa/verify returns it), and empty when the request asked for the cookie form (X-Updown-Session: cookie), which sets it as an HttpOnly cookie instead',
     }),
     requires_2fa: Type.Boolean(),
   },
@@ -118,7 +134,10 @@ export type LoginResponse = Static<typeof LoginResponse>;
 export const TokenPairResponse = Type.Object(
   {
     access_token: Type.String(),
-    refresh_token: Type.String({ description: 'The next refresh token; the one presented is now spent' }),
+    refresh_token: Type.String({
+      description:
+        'The next refresh token; the one presented is now spent. Empty in the cookie form (X-Updown-Session: cookie, or a refresh by cookie), which sets it as an HttpOnly cookie instead',
+    }),
   },
   { title: 'TokenPair' },
 );
@@ -150,6 +169,26 @@ export type RefreshTokenQuery = Static<typeof RefreshTokenQuery>;
 
 export const StatusOkResponse = Type.Object({ status: Type.Literal('ok') }, { title: 'StatusOk' });
 export type StatusOkResponse = Static<typeof StatusOkResponse>;
+
+/** Answered when sessions were ended: by "log out everywhere" and by a password change. */
+export const SessionsEndedResponse = Type.Object(
+  {
+    status: Type.Literal('ok'),
+    sessions_ended: Type.Integer({
+      minimum: 0,
+      description: 'How many sessions ended; their access tokens are refused from now on',
+    }),
+  },
+  { title: 'SessionsEnded' },
+);
+export type SessionsEndedResponse = Static<typeof SessionsEndedResponse>;
+
+/** A signed-in user changing their own password: the current one proves it is them. */
+export const ChangePasswordRequest = RequestBody(
+  { current_password: Type.String(LOGIN_PASSWORD_FIELD), new_password: NewPassword },
+  { title: 'ChangePasswordRequest' },
+);
+export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
 
 /**
  * What the console posts after the external Google sign-in. Only `session_token` (a Google ID

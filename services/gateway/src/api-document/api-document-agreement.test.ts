@@ -83,7 +83,7 @@ beforeAll(async () => {
   const exp = Math.floor(Date.now() / 1000) + 3600;
   const sub = randomUUID();
   tokens = {
-    access: jwt.sign({ sub, role: 'admin', typ: 'access', exp }),
+    access: jwt.sign({ sub, role: 'admin', typ: 'access', sid: randomUUID(), exp }),
     twoFactor: jwt.sign({ sub, role: 'user', typ: '2fa', exp }),
   };
 });

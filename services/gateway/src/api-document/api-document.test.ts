@@ -25,7 +25,7 @@ beforeAll(async () => {
   judge = await DocumentRequests.of(doc);
   const jwt = (app as unknown as { jwt: { sign(claims: object): string } }).jwt;
   const exp = Math.floor(Date.now() / 1000) + 3600;
-  bearer = `Bearer ${jwt.sign({ sub: randomUUID(), role: 'user', typ: 'access', exp })}`;
+  bearer = `Bearer ${jwt.sign({ sub: randomUUID(), role: 'user', typ: 'access', sid: randomUUID(), exp })}`;
 });
 afterAll(async () => app?.close());
 

@@ -29,9 +29,12 @@ describe('auth configuration', () => {
       REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
       GOOGLE_CLIENT_ID: undefined,
       GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
-      AUTH_MAX_FAILURES: 5,
-      AUTH_FAILURE_WINDOW_SEC: 900,
-      AUTH_LOCKOUT_SEC: 900,
+      AUTH_FREE_FAILURES: 3,
+      AUTH_DELAY_BASE_SEC: 1,
+      AUTH_DELAY_MAX_SEC: 900,
+      AUTH_ADDRESS_MAX_FAILURES: 100,
+      AUTH_ACCOUNT_MAX_FAILURES: 20,
+      AUTH_THROTTLE_WINDOW_SEC: 3600,
       AUTH_IP_RATE_MAX: 300,
       AUTH_IP_RATE_WINDOW_SEC: 60,
     });
@@ -81,10 +84,20 @@ describe('auth configuration', () => {
   });
 
   it('bounds the limits', () => {
-    expect(problemsOf({ AUTH_MAX_FAILURES: '0', ACCESS_TOKEN_TTL_SEC: '5' })).toEqual([
+    expect(problemsOf({ AUTH_ACCOUNT_MAX_FAILURES: '0', ACCESS_TOKEN_TTL_SEC: '5' })).toEqual([
       'ACCESS_TOKEN_TTL_SEC must be at least 60, got 5',
-      'AUTH_MAX_FAILURES must be at least 1, got 0',
+      'AUTH_ACCOUNT_MAX_FAILURES must be at least 1, got 0',
     ]);
+  });
+
+  it('keeps the sign-in delay within its window', () => {
+    expect(problemsOf({ AUTH_DELAY_BASE_SEC: '60', AUTH_DELAY_MAX_SEC: '30' })).toEqual([
+      'AUTH_DELAY_MAX_SEC must be at least AUTH_DELAY_BASE_SEC',
+    ]);
+    expect(problemsOf({ AUTH_DELAY_MAX_SEC: '7200' })).toEqual([
+      'AUTH_DELAY_MAX_SEC must be at most AUTH_THROTTLE_WINDOW_SEC',
+    ]);
+    expect(problemsOf({ AUTH_DELAY_MAX_SEC: '7200', AUTH_THROTTLE_WINDOW_SEC: '7200' })).toEqual([]);
   });
 });
 

@@ -12,7 +12,8 @@ function urlWithDefault(fallback: string): Reader<string> {
   const url = env.url(['https', 'http'], fallback);
   return { describe: url.describe, read: (name, raw) => url.read(name, raw) ?? fallback };
 }
-const DAY = 24 * 60 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 /**
  * The variables of accounts and sessions, merged into the gateway's spec (`config.ts`) so one
@@ -32,10 +33,20 @@ export const authConfigSpec = {
   /** The first admin, created once at start when both are set. */
   ADMIN_EMAIL: env.optionalString(),
   ADMIN_PASSWORD: env.optionalString(),
-  /** Failed password (or two-factor) attempts per account within the window before it is locked. */
-  AUTH_MAX_FAILURES: env.int(5, { min: 1, max: 100 }),
-  AUTH_FAILURE_WINDOW_SEC: env.int(15 * MINUTE, { min: 10, max: DAY }),
-  AUTH_LOCKOUT_SEC: env.int(15 * MINUTE, { min: 10, max: DAY }),
+  /**
+   * The sign-in throttle (README "Rate limits"), over failed passwords and two-factor codes within
+   * `AUTH_THROTTLE_WINDOW_SEC`. One account on one address: the first `AUTH_FREE_FAILURES` cost
+   * nothing, then each makes the next attempt wait `AUTH_DELAY_BASE_SEC`, doubling, at most
+   * `AUTH_DELAY_MAX_SEC`.
+   */
+  AUTH_FREE_FAILURES: env.int(3, { min: 0, max: 100 }),
+  AUTH_DELAY_BASE_SEC: env.int(1, { min: 1, max: HOUR }),
+  AUTH_DELAY_MAX_SEC: env.int(15 * MINUTE, { min: 1, max: DAY }),
+  /** One address across accounts: at this many failures, every attempt from it is refused. */
+  AUTH_ADDRESS_MAX_FAILURES: env.int(100, { min: 1, max: 1_000_000 }),
+  /** One account across addresses: at this many failures, unknown addresses need the authenticator code. */
+  AUTH_ACCOUNT_MAX_FAILURES: env.int(20, { min: 1, max: 1_000_000 }),
+  AUTH_THROTTLE_WINDOW_SEC: env.int(HOUR, { min: MINUTE, max: 7 * DAY }),
   /** Ceiling on auth requests (login, register, refresh, 2FA verify, Google) per client IP. */
   AUTH_IP_RATE_MAX: env.int(300, { min: 1, max: 100_000 }),
   AUTH_IP_RATE_WINDOW_SEC: env.int(60, { min: 1, max: 3600 }),
@@ -47,6 +58,9 @@ interface AuthConfigView {
   readonly GOOGLE_JWKS_URL: string;
   readonly ADMIN_EMAIL: string | undefined;
   readonly ADMIN_PASSWORD: string | undefined;
+  readonly AUTH_DELAY_BASE_SEC: number;
+  readonly AUTH_DELAY_MAX_SEC: number;
+  readonly AUTH_THROTTLE_WINDOW_SEC: number;
 }
 
 /**
@@ -87,6 +101,18 @@ export function authConfigProblems(config: AuthConfigView): string[] {
   if (config.ADMIN_PASSWORD !== undefined) {
     const policy = checkPassword(config.ADMIN_PASSWORD);
     if (!policy.ok) problems.push(`ADMIN_PASSWORD: ${policy.message}`);
+  }
+  return [...problems, ...throttleProblems(config)];
+}
+
+/** A wait longer than the window would never be served: the failure behind it ages out first. */
+function throttleProblems(config: AuthConfigView): string[] {
+  const problems: string[] = [];
+  if (config.AUTH_DELAY_MAX_SEC < config.AUTH_DELAY_BASE_SEC) {
+    problems.push('AUTH_DELAY_MAX_SEC must be at least AUTH_DELAY_BASE_SEC');
+  }
+  if (config.AUTH_DELAY_MAX_SEC > config.AUTH_THROTTLE_WINDOW_SEC) {
+    problems.push('AUTH_DELAY_MAX_SEC must be at most AUTH_THROTTLE_WINDOW_SEC');
   }
   return problems;
 }

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Clock, Database, Logger } from '@updown/runtime';
-import type { LockPolicy, TokenClaims } from './auth.domain';
+import type { TokenClaims } from './auth.domain';
+import type { EndedSessions } from './ended-sessions';
 import type { GoogleVerifier } from './google-verifier';
 import type { PasswordHasher } from './password';
+import type { CookiePolicy } from './session-cookies';
+import type { ThrottlePolicy } from './sign-in-throttle.domain';
 
 /** Signs and checks the gateway's own JWTs; `@fastify/jwt` behind it (see auth.plugin.ts). */
 export interface TokenSigner {
@@ -14,7 +17,7 @@ export interface TokenSigner {
 export interface AuthPolicy {
   readonly accessTokenTtlSec: number;
   readonly refreshTokenTtlSec: number;
-  readonly lock: LockPolicy;
+  readonly throttle: ThrottlePolicy;
 }
 
 /** What the account and session handlers need, built once by the plugin. */
@@ -25,6 +28,10 @@ export interface AuthContext {
   readonly hasher: PasswordHasher;
   readonly signer: TokenSigner;
   readonly policy: AuthPolicy;
+  /** The sessions ended lately, whose access tokens are refused (see ended-sessions.ts). */
+  readonly endedSessions: EndedSessions;
+  /** The cookie form's attributes and CSRF key (see session-cookies.ts). */
+  readonly cookiePolicy: CookiePolicy;
   /** Absent when `GOOGLE_CLIENT_ID` is unset: Google sign-in answers 501. */
   readonly google: GoogleVerifier | undefined;
 }

@@ -9,17 +9,16 @@ import {
   isAdminUrl,
   isFreshTotpStep,
   isTotpCodeShape,
-  lockState,
   normaliseEmail,
   normaliseName,
   retryAfterText,
   twoFactorClaims,
   validateEmail,
   validateName,
-  type LockPolicy,
 } from './auth.domain';
 
 const USER_ID = '6f1d2c3b-4a59-4e6f-8a7b-9c0d1e2f3a4b';
+const SESSION_ID = '0b7e5a1c-2d3f-4e4a-9b8c-7d6e5f4a3b2c';
 const MIN = 60_000;
 
 describe('email', () => {
@@ -73,33 +72,8 @@ describe('password policy', () => {
   });
 });
 
-describe('account lock', () => {
-  const policy: LockPolicy = { maxFailures: 5, windowMs: 15 * MIN, lockMs: 15 * MIN };
+describe('waits in words', () => {
   const t0 = 1_000_000_000_000;
-
-  it('locks after max failures within the window, until lockMs after the last', () => {
-    const failures = [0, 1, 2, 3, 4].map((i) => t0 + i * 1000);
-    expect(lockState(failures.slice(0, 4), t0 + 5000, policy)).toEqual({ locked: false });
-    expect(lockState(failures, t0 + 5000, policy)).toEqual({ locked: true, until: t0 + 4000 + 15 * MIN });
-    expect(lockState(failures, t0 + 4000 + 15 * MIN - 1, policy).locked).toBe(true);
-    expect(lockState(failures, t0 + 4000 + 15 * MIN, policy).locked).toBe(false);
-  });
-
-  it('does not count failures spread wider than the window', () => {
-    const failures = [0, 4, 8, 12, 16].map((m) => t0 + m * 4 * MIN);
-    expect(lockState(failures, t0 + 70 * MIN, policy).locked).toBe(false);
-  });
-
-  it('spends the failures that caused a lock, so the next lock needs a fresh run', () => {
-    const run = [0, 1, 2, 3, 4].map((i) => t0 + i * 1000);
-    const afterLock = t0 + 4000 + 15 * MIN + 1000;
-    expect(lockState([...run, afterLock], afterLock + 1, policy).locked).toBe(false);
-  });
-
-  it('ignores input order', () => {
-    const failures = [4, 2, 0, 3, 1].map((i) => t0 + i * 1000);
-    expect(lockState(failures, t0 + 5000, policy).locked).toBe(true);
-  });
 
   it('says how long is left in words', () => {
     expect(retryAfterText(t0 + 15 * MIN, t0)).toBe('15 minutes');
@@ -155,10 +129,11 @@ describe('refresh token family rule', () => {
 
 describe('token claims', () => {
   it('stamps issue and expiry times in seconds', () => {
-    expect(accessClaims({ id: USER_ID, role: 'admin' }, 1_700_000_000_999, 900)).toEqual({
+    expect(accessClaims({ id: USER_ID, role: 'admin' }, SESSION_ID, 1_700_000_000_999, 900)).toEqual({
       sub: USER_ID,
       role: 'admin',
       typ: 'access',
+      sid: SESSION_ID,
       iat: 1_700_000_000,
       exp: 1_700_000_900,
     });
@@ -166,9 +141,9 @@ describe('token claims', () => {
   });
 
   it('keeps the two token types apart', () => {
-    const access = accessClaims({ id: USER_ID, role: 'user' }, 0, 900);
+    const access = accessClaims({ id: USER_ID, role: 'user' }, SESSION_ID, 0, 900);
     const twoFactor = twoFactorClaims(USER_ID, 0);
-    expect(callerFromClaims(access, 'access')).toEqual({ id: USER_ID, role: 'user' });
+    expect(callerFromClaims(access, 'access')).toEqual({ id: USER_ID, role: 'user', sessionId: SESSION_ID });
     expect(callerFromClaims(twoFactor, 'access')).toBeUndefined();
     expect(callerFromClaims(access, '2fa')).toBeUndefined();
     expect(callerFromClaims(twoFactor, '2fa')).toMatchObject({ id: USER_ID });
@@ -177,7 +152,16 @@ describe('token claims', () => {
   it('refuses malformed claims', () => {
     expect(callerFromClaims(undefined, 'access')).toBeUndefined();
     expect(callerFromClaims({ sub: 'not-a-uuid', role: 'user', typ: 'access' }, 'access')).toBeUndefined();
-    expect(callerFromClaims({ sub: USER_ID, role: 'root', typ: 'access' }, 'access')).toBeUndefined();
+    expect(
+      callerFromClaims({ sub: USER_ID, role: 'root', typ: 'access', sid: SESSION_ID }, 'access'),
+    ).toBeUndefined();
+  });
+
+  it('refuses an access token without a session id: no logout could end it', () => {
+    expect(callerFromClaims({ sub: USER_ID, role: 'user', typ: 'access' }, 'access')).toBeUndefined();
+    expect(
+      callerFromClaims({ sub: USER_ID, role: 'user', typ: 'access', sid: 'not-a-uuid' }, 'access'),
+    ).toBeUndefined();
   });
 });
 

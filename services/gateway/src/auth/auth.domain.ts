@@ -1,8 +1,9 @@
 /**
  * The rules of accounts and sessions, as pure functions: what a valid email, name and password
- * are; when an account is locked; whether a TOTP time step may be used; what to do with a
- * presented refresh token; which claims tokens carry and what they must contain. Time comes in as
- * an argument; nothing here touches the database, the clock, randomness or the environment.
+ * are; whether a TOTP time step may be used; what to do with a presented refresh token; which
+ * claims tokens carry and what they must contain (the sign-in throttle's rules are in
+ * `sign-in-throttle.domain.ts`). Time comes in as an argument; nothing here touches the database,
+ * the clock, randomness or the environment.
  */
 
 import {
@@ -20,6 +21,11 @@ export type Role = (typeof ROLES)[number];
 export interface AuthUser {
   readonly id: string;
   readonly role: Role;
+  /**
+   * The session an access token belongs to (the family of refresh tokens its sign-in started):
+   * logging out ends it, and its access tokens with it. Absent for a two-factor token.
+   */
+  readonly sessionId?: string;
 }
 
 // The account rules are stated once, in the registration schema (so the OpenAPI document shows
@@ -79,39 +85,6 @@ export function checkPassword(password: string): Check {
   return OK;
 }
 
-export interface LockPolicy {
-  readonly maxFailures: number;
-  readonly windowMs: number;
-  readonly lockMs: number;
-}
-
-export type LockState = { readonly locked: false } | { readonly locked: true; readonly until: number };
-
-/** How far back failures can matter: the window that triggers a lock plus the lock itself. */
-export function lockLookbackMs(policy: LockPolicy): number {
-  return policy.windowMs + policy.lockMs;
-}
-
-/**
- * Whether an account is locked at `now`, given the times of its recorded failures (any order).
- * `maxFailures` failures within `windowMs` of each other lock it for `lockMs` after the last of
- * them; those failures are then spent, so the next lock needs a fresh run. Attempts refused while
- * locked are not recorded, so hammering a locked account does not extend its lock.
- */
-export function lockState(failureTimes: readonly number[], now: number, policy: LockPolicy): LockState {
-  let run: number[] = [];
-  let lockedUntil = Number.NEGATIVE_INFINITY;
-  for (const time of [...failureTimes].sort((a, b) => a - b)) {
-    run = run.filter((earlier) => time - earlier < policy.windowMs);
-    run.push(time);
-    if (run.length >= policy.maxFailures) {
-      lockedUntil = time + policy.lockMs;
-      run = [];
-    }
-  }
-  return now < lockedUntil ? { locked: true, until: lockedUntil } : { locked: false };
-}
-
 /** "Try again in 14 minutes": whole minutes, rounded up, never zero. */
 export function retryAfterText(untilMs: number, now: number): string {
   const seconds = Math.max(1, Math.ceil((untilMs - now) / 1000));
@@ -166,6 +139,8 @@ export interface AccessClaims {
   readonly sub: string;
   readonly role: Role;
   readonly typ: 'access';
+  /** The session id: checked against the ended sessions on every request. */
+  readonly sid: string;
   readonly iat: number;
   readonly exp: number;
 }
@@ -179,9 +154,9 @@ export interface TwoFactorClaims {
 
 export type TokenClaims = AccessClaims | TwoFactorClaims;
 
-export function accessClaims(user: AuthUser, nowMs: number, ttlSec: number): AccessClaims {
+export function accessClaims(user: AuthUser, sessionId: string, nowMs: number, ttlSec: number): AccessClaims {
   const iat = Math.floor(nowMs / 1000);
-  return { sub: user.id, role: user.role, typ: 'access', iat, exp: iat + ttlSec };
+  return { sub: user.id, role: user.role, typ: 'access', sid: sessionId, iat, exp: iat + ttlSec };
 }
 
 export function twoFactorClaims(userId: string, nowMs: number): TwoFactorClaims {
@@ -197,14 +172,17 @@ export function isRole(value: unknown): value is Role {
 
 /**
  * Reads the caller from the claims of a token whose signature and expiry were already verified.
- * A token of another type (a two-factor token on an ordinary route, or the reverse) is refused.
+ * A token of another type (a two-factor token on an ordinary route, or the reverse) is refused, and
+ * so is an access token without a session id (issued before sessions could be ended one by one):
+ * it could not be ended by a logout, and the client's refresh replaces it.
  */
 export function callerFromClaims(claims: unknown, expected: TokenType): AuthUser | undefined {
   if (typeof claims !== 'object' || claims === null) return undefined;
-  const { sub, typ, role } = claims as Record<string, unknown>;
+  const { sub, typ, role, sid } = claims as Record<string, unknown>;
   if (typ !== expected || typeof sub !== 'string' || !UUID.test(sub)) return undefined;
   if (expected === '2fa') return { id: sub, role: 'user' };
-  return isRole(role) ? { id: sub, role } : undefined;
+  if (typeof sid !== 'string' || !UUID.test(sid)) return undefined;
+  return isRole(role) ? { id: sub, role, sessionId: sid } : undefined;
 }
 
 export interface GoogleIdentity {

@@ -5,10 +5,16 @@ import { DomainError } from '@updown/runtime';
  * `http/error-status.ts`; the messages are what the console shows (it reads `detail`).
  */
 
-/** Unknown email and wrong password are one error with one message, so neither is revealed. */
+/**
+ * Unknown email and wrong password are one error with one message, so neither is revealed. With an
+ * authenticator code sent along, a wrong code is the same error too, so a right password is not.
+ */
 export class InvalidCredentials extends DomainError {
-  constructor() {
-    super('INVALID_CREDENTIALS', 'Invalid email or password');
+  constructor(codeSent = false) {
+    super(
+      'INVALID_CREDENTIALS',
+      codeSent ? 'Invalid email, password or authenticator code' : 'Invalid email or password',
+    );
     this.name = 'InvalidCredentials';
   }
 }
@@ -58,14 +64,52 @@ export class InvalidAccountDetails extends DomainError {
   }
 }
 
-export class AccountLocked extends DomainError {
-  constructor(retryAfter: string) {
-    super('ACCOUNT_LOCKED', `Too many failed attempts. This account is locked; try again in ${retryAfter}.`);
-    this.name = 'AccountLocked';
+/**
+ * An attempt refused before any check by the sign-in throttle (README "Rate limits"): `pair` is the
+ * growing wait of one account on one address, `address` the ceiling of one address across accounts.
+ * `retryAfterSec` becomes the `Retry-After` header.
+ */
+const THROTTLED_MESSAGE = {
+  pair: (wait: string) => `Too many failed attempts; try again in ${wait}.`,
+  address: (wait: string) => `Too many failed attempts from your network; try again in ${wait}.`,
+  account: (wait: string) =>
+    `Too many wrong codes for this account; try again in ${wait}, or from a device you have signed in with before.`,
+};
+
+export class SignInThrottled extends DomainError {
+  constructor(
+    scope: 'pair' | 'address' | 'account',
+    wait: string,
+    readonly retryAfterSec: number,
+  ) {
+    super('RATE_LIMITED', THROTTLED_MESSAGE[scope](wait));
+    this.name = 'SignInThrottled';
   }
 }
 
-/** Hashing is bounded per process; past the bound a request is refused rather than queued forever. */
+/**
+ * The account had too many failures: a password from an address it never signed in from needs
+ * the authenticator code with it. The answer is the same whether the account exists or has
+ * two-factor, so it reveals neither. `retryAfterSec` is when the account's count relaxes.
+ */
+export class ExtraVerificationRequired extends DomainError {
+  constructor(
+    wait: string,
+    readonly retryAfterSec: number,
+  ) {
+    super(
+      'EXTRA_VERIFICATION_REQUIRED',
+      'Too many failed sign-ins on this account. Enter your authenticator code with your password, ' +
+        `or sign in from a device you have used before; otherwise try again in ${wait}.`,
+    );
+    this.name = 'ExtraVerificationRequired';
+  }
+}
+
+/**
+ * Hashing is bounded per process, and so is the wait for the sign-in throttle's locks; past the
+ * bound a request is refused rather than queued forever.
+ */
 export class SignInBusy extends DomainError {
   constructor() {
     super('RATE_LIMITED', 'The server is busy signing other users in; try again in a moment');
@@ -122,5 +166,27 @@ export class GoogleEmailHasPassword extends DomainError {
   constructor() {
     super('EMAIL_TAKEN', 'An account with this email already exists; sign in with your email and password');
     this.name = 'GoogleEmailHasPassword';
+  }
+}
+
+/**
+ * A refresh or logout by cookie without the session's CSRF token in `X-CSRF-Token`: the cookie
+ * alone may have been attached by the browser to a request another site forged.
+ */
+export class CsrfRejected extends DomainError {
+  constructor() {
+    super(
+      'CSRF_REJECTED',
+      'The session cookie must come with its CSRF token in the X-CSRF-Token header (the value of the updown_csrf cookie)',
+    );
+    this.name = 'CsrfRejected';
+  }
+}
+
+/** A password change whose current password is wrong. */
+export class WrongPassword extends DomainError {
+  constructor() {
+    super('WRONG_PASSWORD', 'The current password is not correct');
+    this.name = 'WrongPassword';
   }
 }

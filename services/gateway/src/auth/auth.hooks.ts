@@ -41,25 +41,34 @@ export function createAuthHooks(ctx: AuthContext): AuthHooks {
     return user;
   }
 
+  /** An access token's caller, unless its session has ended (logout, everywhere, new password). */
+  async function sessionCaller(request: FastifyRequest): Promise<AuthUser> {
+    const user = caller(request, 'access');
+    if (user.sessionId === undefined || (await ctx.endedSessions.isEnded(user.sessionId))) {
+      throw new Unauthenticated('This session has ended; sign in again');
+    }
+    return user;
+  }
+
   return {
     async authenticate(request) {
-      request.user = caller(request, 'access');
+      request.user = await sessionCaller(request);
     },
     async authenticateOptional(request) {
       if (bearerToken(request) === undefined) return;
       try {
-        request.user = caller(request, 'access');
+        request.user = await sessionCaller(request);
       } catch {
         // A stale token on a public route reads as a visitor; public pages must not break on it.
       }
     },
     async requireAdmin(request) {
-      const user = caller(request, 'access');
+      const user = await sessionCaller(request);
       // The role is read again: a demoted admin loses access at once, not when the token expires.
       const role = await findUserRole(ctx.db, user.id);
       if (role === undefined) throw new Unauthenticated('Account no longer exists');
       if (role !== 'admin') throw new Forbidden();
-      request.user = { id: user.id, role };
+      request.user = { ...user, role };
     },
     async authenticateTwoFactor(request) {
       request.user = caller(request, '2fa');

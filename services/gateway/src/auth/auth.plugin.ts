@@ -1,3 +1,4 @@
+import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
@@ -17,9 +18,11 @@ import { isAdminUrl, type AuthUser, type TokenClaims } from './auth.domain';
 import type { AuthContext, TokenSigner } from './auth.context';
 import { createAuthHooks, type AuthHook } from './auth.hooks';
 import { authRoutes } from './auth.routes';
+import { EndedSessions } from './ended-sessions';
 import { createGoogleVerifier } from './google-verifier';
 import { resolveJwtSecret } from './jwt-secret';
 import { PasswordHasher } from './password';
+import { csrfKeyFrom } from './session-cookies';
 import { twoFactorRoutes } from './two-factor.routes';
 
 declare module 'fastify' {
@@ -53,9 +56,12 @@ export type AuthPluginConfig = Pick<
   | 'REFRESH_TOKEN_TTL_SEC'
   | 'GOOGLE_CLIENT_ID'
   | 'GOOGLE_JWKS_URL'
-  | 'AUTH_MAX_FAILURES'
-  | 'AUTH_FAILURE_WINDOW_SEC'
-  | 'AUTH_LOCKOUT_SEC'
+  | 'AUTH_FREE_FAILURES'
+  | 'AUTH_DELAY_BASE_SEC'
+  | 'AUTH_DELAY_MAX_SEC'
+  | 'AUTH_ADDRESS_MAX_FAILURES'
+  | 'AUTH_ACCOUNT_MAX_FAILURES'
+  | 'AUTH_THROTTLE_WINDOW_SEC'
   | 'AUTH_IP_RATE_MAX'
   | 'AUTH_IP_RATE_WINDOW_SEC'
 >;
@@ -67,7 +73,11 @@ export interface AuthPluginDeps {
   /** Defaults to the system clock; tests pass a `ManualClock` to step through TOTP periods. */
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** How often sessions ended by other processes are read; 1 s unless a test wants otherwise. */
+  readonly endedSessionsSyncMs?: number;
 }
+
+const ENDED_SESSIONS_SYNC_MS = 1000;
 
 /**
  * Accounts and sessions for the gateway: pass the result in `deps.plugins` of `buildApp` /
@@ -88,7 +98,9 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
         // an expiry (which would never expire) or without our issuer is refused.
         verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, requiredClaims: ['iss', 'exp'] },
       });
-      const ctx = await authContext(deps, jwtSigner(app));
+      const ctx = await authContext(deps, jwtSigner(app), secret);
+      await ctx.endedSessions.start();
+      app.addHook('onClose', async () => ctx.endedSessions.stop());
       const hooks = createAuthHooks(ctx);
       app.decorate('authenticate', hooks.authenticate);
       app.decorate('authenticateOptional', hooks.authenticateOptional);
@@ -96,6 +108,8 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
       app.addHook('onRoute', (route) => guardAdminRoute(route, hooks.requireAdmin));
 
       await app.register(async (scope) => {
+        // Cookies are read only by the auth routes (the refresh cookie's path is /api/auth).
+        await scope.register(fastifyCookie);
         await scope.register(rateLimit, {
           global: false,
           errorResponseBuilder: (_request, context) =>
@@ -115,25 +129,46 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
   );
 }
 
-async function authContext(deps: AuthPluginDeps, signer: TokenSigner): Promise<AuthContext> {
+async function authContext(
+  deps: AuthPluginDeps,
+  signer: TokenSigner,
+  secret: string | Buffer,
+): Promise<AuthContext> {
   const { config, logger } = deps;
   const hasher = deps.hasher ?? new PasswordHasher();
   await hasher.warm();
   if (config.GOOGLE_CLIENT_ID === undefined)
     logger.info('Google sign-in is off: GOOGLE_CLIENT_ID is not set');
+  const clock = deps.clock ?? systemClock;
   return {
     db: deps.db,
-    clock: deps.clock ?? systemClock,
+    clock,
     logger,
     hasher,
     signer,
+    endedSessions: new EndedSessions({
+      db: deps.db,
+      clock,
+      logger,
+      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+      syncMs: deps.endedSessionsSyncMs ?? ENDED_SESSIONS_SYNC_MS,
+    }),
+    cookiePolicy: {
+      // `Secure` everywhere but development and test, which serve plain http on localhost.
+      secure: config.UPDOWN_ENV !== 'development' && config.UPDOWN_ENV !== 'test',
+      maxAgeSec: config.REFRESH_TOKEN_TTL_SEC,
+      csrfKey: csrfKeyFrom(secret),
+    },
     policy: {
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
-      lock: {
-        maxFailures: config.AUTH_MAX_FAILURES,
-        windowMs: config.AUTH_FAILURE_WINDOW_SEC * 1000,
-        lockMs: config.AUTH_LOCKOUT_SEC * 1000,
+      throttle: {
+        freeFailures: config.AUTH_FREE_FAILURES,
+        delayBaseMs: config.AUTH_DELAY_BASE_SEC * 1000,
+        delayMaxMs: config.AUTH_DELAY_MAX_SEC * 1000,
+        addressFailuresMax: config.AUTH_ADDRESS_MAX_FAILURES,
+        accountFailuresMax: config.AUTH_ACCOUNT_MAX_FAILURES,
+        windowMs: config.AUTH_THROTTLE_WINDOW_SEC * 1000,
       },
     },
     google:

@@ -1,32 +1,52 @@
-import type { LoginResponse } from '@updown/schemas/api';
 import { normaliseEmail } from './auth.domain';
 import type { AuthContext } from './auth.context';
 import { InvalidCredentials } from './auth.errors';
-import { withAccountLock } from './account-lock';
-import { signIn } from './sessions.handler';
+import { rememberSignIn, withSignInThrottle } from './sign-in-throttle';
+import { signIn, startSession, type SignInResult } from './sessions.handler';
+import { spendSignInCode } from './two-factor.handler';
 import { findUserByEmail, setPasswordHash, type UserRow } from './users.repository';
 
 /**
- * Email and password sign-in. An unknown email is hashed against a dummy hash and counted under
- * the account lock like a known one, so neither the answer, its timing nor a lock tells whether
- * an account exists.
+ * Email and password sign-in, under the sign-in throttle. An unknown email is hashed against a
+ * dummy hash and throttled like a known one, so neither the answer, its timing nor a 429 tells
+ * whether an account exists.
+ *
+ * `totp_code`, when sent, is checked with the password: both right (and the code not used before)
+ * start the session at once, without the second step. It is the extra step the throttle asks of an
+ * unknown address once the account had too many failures. An account without two-factor has no
+ * right code, so a sent code fails there, with the same answer as a wrong password.
  */
 export async function passwordLogin(
   ctx: AuthContext,
-  input: { email: string; password: string },
-): Promise<LoginResponse> {
+  input: { email: string; password: string; totp_code?: string | undefined },
+  clientAddress: string,
+): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
-  const user = await withAccountLock(ctx, email, 'password', async () => {
+  const code = input.totp_code;
+  const codeSent = code !== undefined;
+  const attempt = {
+    subject: email,
+    kind: 'password' as const,
+    clientAddress,
+    accountCeiling: { rule: 'extra_step' as const, codeSent },
+  };
+  const user = await withSignInThrottle(ctx, attempt, async () => {
     const found = await findUserByEmail(ctx.db, email);
     const matches = found
       ? await ctx.hasher.verify(input.password, found.password_hash)
       : await ctx.hasher.verifyNobody(input.password);
-    return found && matches
-      ? { ok: true as const, value: found }
-      : { ok: false as const, error: new InvalidCredentials() };
+    const refused = { ok: false as const, error: new InvalidCredentials(codeSent) };
+    if (!found || !matches) return refused;
+    // The code is looked at only after the right password, so a wrong password never spends it.
+    if (code !== undefined && !(await spendSignInCode(ctx, found, code))) return refused;
+    return { ok: true as const, value: found };
   });
   await upgradeHash(ctx, user, input.password);
-  return signIn(ctx, user);
+  const answer = codeSent
+    ? { ...(await startSession(ctx, user)), requires_2fa: false }
+    : await signIn(ctx, user);
+  if (!answer.requires_2fa) await rememberSignIn(ctx, user.id, clientAddress);
+  return answer;
 }
 
 /** Re-hashes with the current parameters after they were raised; the password is at hand only now. */

@@ -262,7 +262,8 @@ describe('accounts and sessions', () => {
     const missing = await t.app.inject({ method: 'POST', url: '/api/auth/logout' });
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({
-      detail: 'refresh_token is required, in the JSON body {"refresh_token": "..."}',
+      detail:
+        'refresh_token is required, in the JSON body {"refresh_token": "..."} (or, from a browser, the session cookie with its X-CSRF-Token header)',
       code: 'VALIDATION',
     });
   });

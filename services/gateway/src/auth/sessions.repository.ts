@@ -4,7 +4,7 @@ import type { Database } from '@updown/runtime';
 type Db = Kysely<Database> | Transaction<Database>;
 
 export type RefreshTokenRow = Selectable<Database['refresh_tokens']>;
-export type RevokeReason = 'logout' | 'reuse' | 'password_reset';
+export type RevokeReason = 'logout' | 'reuse' | 'password_reset' | 'logout_all' | 'password_change';
 
 export interface NewRefreshToken {
   readonly id: string;
@@ -65,19 +65,55 @@ export async function revokeFamily(
   return Number(result.numUpdatedRows);
 }
 
-/** Revokes every live session of a user, e.g. after an operator resets the password. */
+/**
+ * Revokes every live session of a user (after an operator resets the password, on "log out
+ * everywhere"), or every one but `exceptSessionId` (the session that changed the password). Returns
+ * the ids of the sessions it ended.
+ */
 export async function revokeUserSessions(
   db: Db,
   userId: string,
   reason: RevokeReason,
   now: Date,
-): Promise<void> {
-  await db
+  exceptSessionId?: string,
+): Promise<string[]> {
+  let update = db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now, revoked_reason: reason })
     .where('user_id', '=', userId)
-    .where('revoked_at', 'is', null)
+    .where('revoked_at', 'is', null);
+  if (exceptSessionId !== undefined) update = update.where('family_id', '!=', exceptSessionId);
+  const rows = await update.returning('family_id').execute();
+  return [...new Set(rows.map((row) => row.family_id))];
+}
+
+/**
+ * Sessions with a token revoked at or after `since`, and when: what a gateway must stop accepting
+ * access tokens of. Served by the partial index on `revoked_at`.
+ */
+export async function endedSessionsSince(
+  db: Db,
+  since: Date,
+): Promise<Array<{ sessionId: string; endedAt: Date }>> {
+  const rows = await db
+    .selectFrom('refresh_tokens')
+    .select(({ fn }) => ['family_id', fn.max('revoked_at').as('ended_at')])
+    .where('revoked_at', '>=', since)
+    .groupBy('family_id')
     .execute();
+  return rows.map((row) => ({ sessionId: row.family_id, endedAt: new Date(row.ended_at as Date) }));
+}
+
+/** Whether any token of the session was revoked: the check when the in-memory copy is stale. */
+export async function isSessionEnded(db: Db, sessionId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', sessionId)
+    .where('revoked_at', 'is not', null)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export function findFamilyOfToken(db: Db, tokenHash: string): Promise<{ family_id: string } | undefined> {

@@ -159,18 +159,27 @@ describe('two-factor authentication', () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it('locks two-factor checks after repeated wrong codes', async () => {
+  it('slows down repeated wrong codes, refusing even the right one until the wait is over', async () => {
     const { account, secret } = await userWithTwoFactor();
     const temporary = (await login(t.app, account.email, account.password)).access_token;
     t.clock.advance(PERIOD_MS);
     const good = await totp(secret, t.clock);
     const wrong = good === '000000' ? '111111' : '000000';
-    for (let i = 0; i < 5; i++) {
+    // Three wrong codes cost nothing; the fourth makes the next attempt wait a second.
+    for (let i = 0; i < 4; i++) {
       expect((await post('/api/2fa/verify', temporary, { token: wrong })).statusCode).toBe(400);
     }
-    const locked = await post('/api/2fa/verify', temporary, { token: good });
-    expect(locked.statusCode).toBe(429);
-    expect(locked.json().code).toBe('ACCOUNT_LOCKED');
+    const refused = await post('/api/2fa/verify', temporary, { token: good });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      detail: 'Too many failed attempts; try again in 1 second.',
+      code: 'RATE_LIMITED',
+    });
+    expect(refused.headers['retry-after']).toBe('1');
+
+    t.clock.advance(1000);
+    const after = await post('/api/2fa/verify', temporary, { token: await totp(secret, t.clock) });
+    expect(after.statusCode, after.body).toBe(200);
   });
 
   it('disables only with a valid current code', async () => {

@@ -8,6 +8,7 @@ import {
 import { errorResponses } from '../http/responses';
 import type { AuthContext } from './auth.context';
 import type { AuthHook, AuthHooks } from './auth.hooks';
+import { sessionAnswer } from './auth.routes';
 import {
   disableTwoFactorWithCode,
   enableTwoFactorWithCode,
@@ -52,7 +53,7 @@ export function twoFactorRoutes(
         },
       },
       async (request) => {
-        await enableTwoFactorWithCode(ctx, request.user.id, request.body.token);
+        await enableTwoFactorWithCode(ctx, request.user.id, request.body.token, request.ip);
         return { status: 'ok' as const };
       },
     );
@@ -64,12 +65,20 @@ export function twoFactorRoutes(
         schema: {
           tags,
           summary: 'Second step of sign-in; the bearer is the temporary token from login',
+          description:
+            'Starts the session. With the header `X-Updown-Session: cookie` (browsers) the refresh token is set as the HttpOnly cookie `updown_refresh` and `refresh_token` in the body is empty.',
           security,
           body: TwoFactorCodeRequest,
           response: { 200: TokenPairResponse, ...errorResponses(400, 401, 429) },
         },
       },
-      async (request) => verifyTwoFactorLogin(ctx, request.user.id, request.body.token),
+      async (request, reply) =>
+        sessionAnswer(
+          ctx,
+          request,
+          reply,
+          await verifyTwoFactorLogin(ctx, request.user.id, request.body.token, request.ip),
+        ),
     );
 
     app.post(
@@ -85,7 +94,7 @@ export function twoFactorRoutes(
         },
       },
       async (request) => {
-        await disableTwoFactorWithCode(ctx, request.user.id, request.body.token);
+        await disableTwoFactorWithCode(ctx, request.user.id, request.body.token, request.ip);
         return { status: 'ok' as const };
       },
     );

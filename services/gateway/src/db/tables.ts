@@ -2,9 +2,10 @@ import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from '@updown/runtime';
 
 /**
- * The gateway's tables: accounts, refresh tokens, failed sign-ins and the admin audit trail. Their
- * migrations in `./migrations` are the source of truth; these interfaces mirror them for kysely and
- * add them to the runtime's `Database` (declaration merging), so every package's queries see them.
+ * The gateway's tables: accounts, refresh tokens, failed sign-ins, the addresses accounts signed in
+ * from, and the admin audit trail. Their migrations in `./migrations` are the source of truth;
+ * these interfaces mirror them for kysely and add them to the runtime's `Database` (declaration
+ * merging), so every package's queries see them.
  */
 
 export interface UsersTable {
@@ -45,7 +46,17 @@ export interface LoginFailuresTable {
   /** Normalised email for password attempts, user id for two-factor codes. */
   subject: string;
   kind: 'password' | 'totp';
+  /** `addressKey` of the client address (IPv4 whole, IPv6 by /64). */
+  address: string;
   occurred_at: Timestamp;
+}
+
+/** Addresses an account completed a sign-in from: the per-account ceiling spares them. */
+export interface SignInAddressesTable {
+  user_id: string;
+  /** `addressKey` of the client address. */
+  address: string;
+  last_sign_in_at: Timestamp;
 }
 
 export interface AdminAuditTable {
@@ -98,6 +109,7 @@ declare module '@updown/runtime' {
     users: UsersTable;
     refresh_tokens: RefreshTokensTable;
     login_failures: LoginFailuresTable;
+    sign_in_addresses: SignInAddressesTable;
     admin_audit: AdminAuditTable;
     identity_documents: IdentityDocumentsTable;
     identity_submissions: IdentitySubmissionsTable;

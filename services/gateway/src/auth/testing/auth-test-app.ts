@@ -20,9 +20,12 @@ export const TEST_AUTH_CONFIG: AuthPluginConfig = {
   REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
   GOOGLE_CLIENT_ID: undefined,
   GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
-  AUTH_MAX_FAILURES: 5,
-  AUTH_FAILURE_WINDOW_SEC: 900,
-  AUTH_LOCKOUT_SEC: 900,
+  AUTH_FREE_FAILURES: 3,
+  AUTH_DELAY_BASE_SEC: 1,
+  AUTH_DELAY_MAX_SEC: 900,
+  AUTH_ADDRESS_MAX_FAILURES: 100,
+  AUTH_ACCOUNT_MAX_FAILURES: 20,
+  AUTH_THROTTLE_WINDOW_SEC: 3600,
   AUTH_IP_RATE_MAX: 300,
   AUTH_IP_RATE_WINDOW_SEC: 60,
 };
@@ -39,18 +42,37 @@ export interface AuthTestApp {
 /** The gateway with the auth plugin over a test database, on a manual clock starting now. */
 export async function authTestApp(
   db: Kysely<Database>,
-  options: { config?: Partial<AuthPluginConfig>; plugins?: readonly GatewayPlugin[]; logger?: Logger } = {},
+  options: {
+    config?: Partial<AuthPluginConfig>;
+    plugins?: readonly GatewayPlugin[];
+    logger?: Logger;
+    /** How often this app reads the sessions other processes ended (the plugin's default is 1 s). */
+    endedSessionsSyncMs?: number;
+    /** The reverse proxies whose X-Forwarded-For is believed (`TRUST_PROXY`). */
+    trustProxy?: string[];
+  } = {},
 ): Promise<AuthTestApp> {
   const clock = new ManualClock(Date.now());
   const memory = memoryLogger('debug');
   const logger = options.logger ?? memory.logger;
   const app = buildApp({
-    config: { CONSOLE_DIR: '/nonexistent', CORS_ORIGINS: [], BODY_LIMIT_BYTES: 1024 * 1024 },
+    config: {
+      CONSOLE_DIR: '/nonexistent',
+      CORS_ORIGINS: [],
+      BODY_LIMIT_BYTES: 1024 * 1024,
+      TRUST_PROXY: options.trustProxy ?? [],
+    },
     logger,
     registry: createMetricsRegistry(),
     db,
     plugins: [
-      createAuthPlugin({ db, logger, clock, config: { ...TEST_AUTH_CONFIG, ...options.config } }),
+      createAuthPlugin({
+        db,
+        logger,
+        clock,
+        config: { ...TEST_AUTH_CONFIG, ...options.config },
+        endedSessionsSyncMs: options.endedSessionsSyncMs,
+      }),
       ...(options.plugins ?? []),
     ],
   });

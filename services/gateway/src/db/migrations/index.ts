@@ -3,9 +3,11 @@ import * as users from './0020_users';
 import * as refreshTokens from './0021_refresh_tokens';
 import * as loginFailures from './0022_login_failures';
 import * as identity from './0023_identity';
+import * as signInThrottle from './0024_sign_in_throttle';
+import * as sessionEndings from './0025_session_endings';
 import * as adminAudit from './0040a_admin_audit';
 
-/** The gateway's tables: accounts, sessions, sign-in failures, identity verification and the admin audit trail. */
+/** The gateway's tables: accounts, sessions, sign-in failures and known addresses, identity verification and the admin audit trail. */
 export const gatewayMigrations: MigrationSet = {
   owner: 'gateway',
   migrations: {
@@ -13,6 +15,8 @@ export const gatewayMigrations: MigrationSet = {
     '0021_refresh_tokens': refreshTokens,
     '0022_login_failures': loginFailures,
     '0023_identity': identity,
+    '0024_sign_in_throttle': signInThrottle,
+    '0025_session_endings': sessionEndings,
     '0040a_admin_audit': adminAudit,
   },
 };
