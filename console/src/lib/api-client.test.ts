@@ -1,23 +1,38 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, api, apiBlob, apiRequest, urlOf } from './api-client';
+import { clearCsrfCookie, setCsrfCookie } from '../testing/cookies';
 import { tokenStore } from './token-store';
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
 
+function headersOf(init: RequestInit | undefined): Record<string, string> {
+  return (init?.headers as Record<string, string> | undefined) ?? {};
+}
+
 function authHeader(init: RequestInit | undefined): string | undefined {
-  return (init?.headers as Record<string, string> | undefined)?.authorization;
+  return headersOf(init).authorization;
+}
+
+/** The refresh calls made, in order. */
+function refreshCalls(fetchMock: ReturnType<typeof vi.fn>): RequestInit[] {
+  return fetchMock.mock.calls
+    .filter(([url]) => url === '/api/auth/refresh')
+    .map(([, init]) => init as RequestInit);
 }
 
 beforeEach(() => {
   localStorage.clear();
-  tokenStore.setTokens('old-access', 'refresh-1');
+  tokenStore.setAccessToken('old-access');
+  // A cookie session: the HttpOnly refresh cookie is invisible here, its CSRF companion is not.
+  setCsrfCookie('csrf-1');
 });
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  clearCsrfCookie();
 });
 
 describe('api client', () => {
@@ -33,12 +48,8 @@ describe('api client', () => {
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
       if (url.startsWith('/api/auth/refresh')) {
         refreshes += 1;
-        // In the body, never the URL: a URL lands in access logs and proxies.
-        expect(url).toBe('/api/auth/refresh');
-        expect(init?.method).toBe('POST');
-        expect(JSON.parse(String(init?.body))).toEqual({ refresh_token: 'refresh-1' });
         await new Promise((resolve) => setTimeout(resolve, 10));
-        return json(200, { access_token: 'new-access', refresh_token: 'refresh-2' });
+        return json(200, { access_token: 'new-access', refresh_token: '' });
       }
       if (authHeader(init) === 'Bearer old-access')
         return json(401, { detail: 'Token expired', code: 'UNAUTHORIZED' });
@@ -59,7 +70,70 @@ describe('api client', () => {
       { url: '/api/trades/history?limit=20' },
     ]);
     expect(tokenStore.accessToken()).toBe('new-access');
-    expect(tokenStore.refreshToken()).toBe('refresh-2');
+    expect(localStorage.getItem('refresh_token')).toBeNull();
+  });
+
+  it('refreshes in the cookie form: no body, the session header and the CSRF cookie echoed', async () => {
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/auth/refresh') return json(200, { access_token: 'new-access', refresh_token: '' });
+      return authHeader(init) === 'Bearer old-access'
+        ? json(401, { detail: 'Token expired' })
+        : json(200, {});
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await api.get('/api/wallet');
+
+    const [refresh] = refreshCalls(fetchMock);
+    expect(refresh?.method).toBe('POST');
+    expect(refresh?.body).toBeUndefined();
+    expect(refresh?.credentials).toBe('same-origin');
+    expect(headersOf(refresh)).toEqual({ 'x-updown-session': 'cookie', 'x-csrf-token': 'csrf-1' });
+    expect(authHeader(fetchMock.mock.calls.at(-1)?.[1])).toBe('Bearer new-access');
+  });
+
+  it("moves an earlier version's stored refresh token to the cookie once, in the body", async () => {
+    clearCsrfCookie();
+    localStorage.setItem('refresh_token', 'legacy-1');
+    let access = 'new-access-1';
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/auth/refresh') {
+        // The server answers the cookie form with the cookies.
+        setCsrfCookie('csrf-2');
+        return json(200, { access_token: access, refresh_token: '' });
+      }
+      return authHeader(init) === `Bearer ${access}` ? json(200, {}) : json(401, { detail: 'Token expired' });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+
+    await api.get('/api/wallet');
+    const [first] = refreshCalls(fetchMock);
+    // In the body, never the URL: a URL lands in access logs and proxies.
+    expect(JSON.parse(String(first?.body))).toEqual({ refresh_token: 'legacy-1' });
+    expect(headersOf(first)).toMatchObject({
+      'x-updown-session': 'cookie',
+      'content-type': 'application/json',
+    });
+    expect(localStorage.getItem('refresh_token')).toBeNull();
+    expect(tokenStore.accessToken()).toBe('new-access-1');
+
+    // The access token is refused again later: this time the cookie alone renews it.
+    access = 'new-access-2';
+    await api.get('/api/wallet');
+    const second = refreshCalls(fetchMock)[1];
+    expect(second?.body).toBeUndefined();
+    expect(headersOf(second)).toEqual({ 'x-updown-session': 'cookie', 'x-csrf-token': 'csrf-2' });
+    expect(refreshCalls(fetchMock)).toHaveLength(2);
+  });
+
+  it('signs out without calling refresh when there is neither a cookie session nor a legacy token', async () => {
+    clearCsrfCookie();
+    const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) =>
+      json(401, { detail: 'Token expired' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/wallet')).rejects.toMatchObject({ status: 401 });
+    expect(refreshCalls(fetchMock)).toHaveLength(0);
+    expect(tokenStore.accessToken()).toBeNull();
   });
 
   it('does not refresh again for a 401 that answers a token already replaced', async () => {
@@ -67,11 +141,11 @@ describe('api client', () => {
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
       if (url.startsWith('/api/auth/refresh')) {
         refreshes += 1;
-        return json(200, { access_token: 'new-access', refresh_token: 'refresh-2' });
+        return json(200, { access_token: 'new-access', refresh_token: '' });
       }
       if (authHeader(init) === 'Bearer old-access') {
         // Another tab-local request refreshed while this one was on the wire.
-        tokenStore.setTokens('new-access', 'refresh-2');
+        tokenStore.setAccessToken('new-access');
         return json(401, { detail: 'Token expired' });
       }
       return json(200, {});
@@ -82,9 +156,10 @@ describe('api client', () => {
   });
 
   it('logs out when the refresh fails', async () => {
+    localStorage.setItem('user_id', 'user-1');
     const fetchMock = vi.fn(async (url: string) =>
       url.startsWith('/api/auth/refresh')
-        ? json(401, { detail: 'Refresh token reused' })
+        ? json(401, { detail: 'Refresh token reused', code: 'INVALID_REFRESH_TOKEN' })
         : json(401, { detail: 'Token expired' }),
     );
     vi.stubGlobal('fetch', fetchMock);
@@ -92,7 +167,6 @@ describe('api client', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).detail).toBe('Token expired');
     expect(tokenStore.accessToken()).toBeNull();
-    expect(tokenStore.refreshToken()).toBeNull();
     expect(tokenStore.userId()).toBeNull();
   });
 
@@ -152,7 +226,7 @@ describe('api client', () => {
 
   it('reads raw bytes as a Blob, refreshing on a 401 and throwing the server detail on a refusal', async () => {
     const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === '/api/auth/refresh') return json(200, { access_token: 'new-access', refresh_token: 'r-2' });
+      if (url === '/api/auth/refresh') return json(200, { access_token: 'new-access', refresh_token: '' });
       if (authHeader(init) === 'Bearer old-access') return json(401, { detail: 'Token expired' });
       if (url.endsWith('/missing')) return json(404, { code: 'NOT_FOUND', detail: 'No such document' });
       return new Response(new Uint8Array([1, 2, 3]), { headers: { 'content-type': 'image/png' } });

@@ -8,13 +8,15 @@ import type {
   ResponseOf,
   Schemas,
 } from './api-schema';
+import { COOKIE_SESSION_HEADERS, csrfHeaders, csrfToken } from './session-cookie';
 import { tokenStore } from './token-store';
 
 /**
  * The one way the console talks to the API: same-origin `/api/*`, JSON in and out, the session's
- * Bearer token, and one refresh on a 401. The server rotates refresh tokens and treats a spent one
- * presented again as theft (it revokes the whole family), so concurrent 401s share a single
- * refresh call and a request whose token was already replaced just retries with the new one.
+ * Bearer token, and one refresh on a 401. The refresh token itself is an HttpOnly cookie script
+ * never sees (`session-cookie.ts`). The server rotates it and treats a spent one presented again as
+ * theft (it revokes the whole family), so concurrent 401s share a single refresh call and a request
+ * whose token was already replaced just retries with the new one.
  */
 
 export class ApiError extends Error {
@@ -50,18 +52,33 @@ export interface RequestOptions {
 
 let refreshInFlight: Promise<boolean> | null = null;
 
-async function refreshOnce(refreshToken: string): Promise<boolean> {
+/**
+ * One `POST /api/auth/refresh` in the cookie form: the browser sends the HttpOnly refresh cookie by
+ * itself and the CSRF header proves this origin asked. A refresh token an earlier version left in
+ * localStorage goes once in the body (never the URL: a URL lands in access logs and proxies), and
+ * the server answers it with the cookie.
+ */
+async function refreshOnce(legacyRefreshToken: string | null): Promise<boolean> {
+  const headers: Record<string, string> = { ...COOKIE_SESSION_HEADERS, ...csrfHeaders() };
+  let body: string | undefined;
+  if (legacyRefreshToken) {
+    const legacyBody: BodyOf<'/api/auth/refresh', 'post'> = { refresh_token: legacyRefreshToken };
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(legacyBody);
+  }
   try {
-    // The token goes in the body: a URL lands in access logs and proxies.
-    const body: BodyOf<'/api/auth/refresh', 'post'> = { refresh_token: refreshToken };
     const response = await fetch('/api/auth/refresh', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      headers,
+      body,
+      credentials: 'same-origin',
     });
+    // The server has answered the legacy token: rotated into the cookie or refused, it is of no
+    // further use.
+    if (legacyRefreshToken) tokenStore.forgetLegacyRefreshToken();
     if (!response.ok) return false;
     const tokens = (await response.json()) as Schemas['TokenPair'];
-    tokenStore.setTokens(tokens.access_token, tokens.refresh_token);
+    tokenStore.setAccessToken(tokens.access_token);
     return true;
   } catch (error) {
     console.error('Token refresh failed', error);
@@ -72,9 +89,11 @@ async function refreshOnce(refreshToken: string): Promise<boolean> {
 /** Refreshes the session, sharing one call among everyone who asks while it runs. */
 export function refreshSession(): Promise<boolean> {
   if (refreshInFlight) return refreshInFlight;
-  const refreshToken = tokenStore.refreshToken();
-  if (!refreshToken) return Promise.resolve(false);
-  refreshInFlight = refreshOnce(refreshToken).finally(() => {
+  const legacyRefreshToken = tokenStore.legacyRefreshToken();
+  // Without the CSRF cookie the server refuses a cookie refresh (403), and without a legacy token
+  // either there is nothing to renew with: the call could only fail.
+  if (!legacyRefreshToken && !csrfToken()) return Promise.resolve(false);
+  refreshInFlight = refreshOnce(legacyRefreshToken).finally(() => {
     refreshInFlight = null;
   });
   return refreshInFlight;

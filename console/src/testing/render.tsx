@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import type { User } from '../lib/session/get-me';
 import { SessionContext, type Session } from '../lib/session/session-context';
+import { SessionProvider } from '../lib/session/session-provider';
 
 export const TEST_USER: User = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -21,6 +22,7 @@ export function fakeSession(overrides: Partial<Session> = {}): Session {
     isAdmin: user?.role === 'admin',
     signIn: async () => {},
     logout: async () => {},
+    logoutEverywhere: async () => {},
     ...overrides,
   };
 }
@@ -29,22 +31,51 @@ function LocationProbe() {
   return <div data-testid="location">{useLocation().pathname}</div>;
 }
 
+interface RouterOptions {
+  path?: string;
+  /** Navigation state at `path`, as `navigate(path, { state })` leaves it. */
+  state?: unknown;
+}
+
+function Router({ element, path = '/', state }: RouterOptions & { element: ReactElement }) {
+  return (
+    <MemoryRouter initialEntries={[state === undefined ? path : { pathname: path, state }]}>
+      {element}
+      <Routes>
+        <Route path="*" element={<LocationProbe />} />
+      </Routes>
+    </MemoryRouter>
+  );
+}
+
+function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false } } });
+}
+
 /** Renders `element` (or the given routes) at `path` with a fake session and a fresh query client. */
 export function renderWithProviders(
   element: ReactElement,
   options: { session?: Session; path?: string } = {},
 ) {
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={testQueryClient()}>
       <SessionContext.Provider value={options.session ?? fakeSession()}>
-        <MemoryRouter initialEntries={[options.path ?? '/']}>
-          {element}
-          <Routes>
-            <Route path="*" element={<LocationProbe />} />
-          </Routes>
-        </MemoryRouter>
+        <Router element={element} path={options.path} />
       </SessionContext.Provider>
+    </QueryClientProvider>,
+  );
+}
+
+/**
+ * Renders `element` at `path` under the real SessionProvider, for tests of what the session does
+ * with localStorage and the API: stub `fetch` (with `GET /api/auth/me` when a token is stored) first.
+ */
+export function renderWithSession(element: ReactElement, options: RouterOptions = {}) {
+  return render(
+    <QueryClientProvider client={testQueryClient()}>
+      <SessionProvider>
+        <Router element={element} {...options} />
+      </SessionProvider>
     </QueryClientProvider>,
   );
 }

@@ -6,10 +6,18 @@ export interface Session {
   /** True while a stored token is being turned into a user. */
   loading: boolean;
   isAdmin: boolean;
-  /** Stores a fresh token pair and loads the user they belong to. */
-  signIn(accessToken: string, refreshToken: string): Promise<void>;
+  /**
+   * Stores a fresh access token and loads the user it belongs to. The refresh token came as an
+   * HttpOnly cookie with the same answer and never passes through here.
+   */
+  signIn(accessToken: string): Promise<void>;
   /** Ends the session on the server (errors only logged) and forgets it here. */
   logout(): Promise<void>;
+  /**
+   * Ends every session of the user on the server, this one included, then forgets it here. Throws
+   * when the server did not confirm, and then keeps the session: the other devices are still in.
+   */
+  logoutEverywhere(): Promise<void>;
 }
 
 export const SessionContext = createContext<Session | null>(null);

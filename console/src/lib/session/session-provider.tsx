@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api } from '../api-client';
 import { tokenStore } from '../token-store';
+import { endAllSessions, endSession } from './end-session';
 import { meQueryOptions, useMe } from './get-me';
 import { SessionContext, type Session } from './session-context';
 
 /**
  * The signed-in user. With a stored access token the user is loaded from `/api/auth/me` (the API
- * client refreshes once on a 401 and clears the tokens when that fails); without one there is no
- * user and nothing loads.
+ * client refreshes once on a 401, through the session cookie, and forgets the session when that
+ * fails); without one there is no user and nothing loads.
  */
 export function SessionProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
@@ -25,31 +25,36 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, [me.data]);
 
   const signIn = useCallback(
-    async (accessToken: string, refreshToken: string) => {
-      tokenStore.setTokens(accessToken, refreshToken);
+    async (accessToken: string) => {
+      tokenStore.setAccessToken(accessToken);
       setHasToken(true);
       await queryClient.fetchQuery({ ...meQueryOptions(), staleTime: 0 });
     },
     [queryClient],
   );
 
-  const logout = useCallback(async () => {
-    const refreshToken = tokenStore.refreshToken();
-    if (refreshToken) {
-      try {
-        // The token goes in the body: a URL lands in access logs and proxies.
-        await api.post('/api/auth/logout', { refresh_token: refreshToken }, { auth: false });
-      } catch (error) {
-        console.error('Logout failed', error);
-      }
-    }
+  const forget = useCallback(() => {
     tokenStore.clear();
     queryClient.clear();
   }, [queryClient]);
 
+  const logout = useCallback(async () => {
+    try {
+      await endSession();
+    } catch (error) {
+      console.error('Logout failed', error);
+    }
+    forget();
+  }, [forget]);
+
+  const logoutEverywhere = useCallback(async () => {
+    await endAllSessions();
+    forget();
+  }, [forget]);
+
   const session = useMemo<Session>(
-    () => ({ user, loading, isAdmin: user?.role === 'admin', signIn, logout }),
-    [user, loading, signIn, logout],
+    () => ({ user, loading, isAdmin: user?.role === 'admin', signIn, logout, logoutEverywhere }),
+    [user, loading, signIn, logout, logoutEverywhere],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

@@ -51,7 +51,7 @@ const revokeObjectURL = vi.fn((_url: string) => {});
 
 beforeEach(() => {
   localStorage.clear();
-  tokenStore.setTokens('admin-token', 'refresh-token');
+  tokenStore.setAccessToken('admin-token');
   // jsdom has no object URLs either.
   Object.assign(URL, { createObjectURL, revokeObjectURL });
 });

@@ -8,9 +8,18 @@ import { useSession } from '../../../lib/session/session-context';
 import { useGoogleLogin } from '../api/google-login';
 import { useLogin } from '../api/login';
 import { useRegister } from '../api/register';
+import { ExtraVerificationField } from './extra-verification-field';
 import { googleClientId, googleSignInUrl, idTokenFromHash } from './google-sign-in';
+import { CODE_LENGTH } from './two-factor-page';
 
 type Mode = 'login' | 'register';
+
+/** The server wants the authenticator's code with this sign-in (too many failures on the account). */
+function extraVerificationDetail(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 429) return null;
+  if (error.code !== 'EXTRA_VERIFICATION_REQUIRED') return null;
+  return error.detail ?? 'Enter the 6-digit code from your authenticator app';
+}
 
 /** The auth failure message: the server's detail, else the error's message, else a generic text. */
 function authFailureMessage(error: unknown): string {
@@ -27,6 +36,9 @@ export function AuthPage() {
   const [ageConfirmed, setAgeConfirmed] = useState(false);
   const [termsAccepted, setTermsAccepted] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Set while the server asks for the authenticator code with the password (its detail says why).
+  const [extraCheck, setExtraCheck] = useState<string | null>(null);
+  const [totpCode, setTotpCode] = useState('');
   const [completingGoogle, setCompletingGoogle] = useState(
     () => idTokenFromHash(window.location.hash) !== null,
   );
@@ -41,7 +53,7 @@ export function AuthPage() {
       await navigate('/2fa-verify', { state: { tempToken: response.access_token } });
       return;
     }
-    await signIn(response.access_token, response.refresh_token);
+    await signIn(response.access_token);
     toast.success('Login successful!');
     await navigate('/trade');
   };
@@ -89,6 +101,10 @@ export function AuthPage() {
         return;
       }
     }
+    if (mode === 'login' && extraCheck !== null && totpCode.length !== CODE_LENGTH) {
+      toast.error('Please enter a valid 6-digit code');
+      return;
+    }
     setBusy(true);
     try {
       if (mode === 'register') {
@@ -98,9 +114,17 @@ export function AuthPage() {
         setAgeConfirmed(false);
         setTermsAccepted(false);
       } else {
-        await finishLogin(await loginMutation.mutateAsync({ email: form.email, password: form.password }));
+        const credentials = { email: form.email, password: form.password };
+        const body = extraCheck === null ? credentials : { ...credentials, totp_code: totpCode };
+        await finishLogin(await loginMutation.mutateAsync(body));
       }
     } catch (error) {
+      const extraDetail = extraVerificationDetail(error);
+      if (extraDetail !== null) {
+        setExtraCheck(extraDetail);
+        setTotpCode('');
+        return;
+      }
       const message = authFailureMessage(error);
       console.error('Authentication failed', error);
       toast.error(message);
@@ -162,6 +186,9 @@ export function AuthPage() {
               onChange={(event) => setForm({ ...form, password: event.target.value })}
             />
           </label>
+          {!isRegister && extraCheck !== null && (
+            <ExtraVerificationField detail={extraCheck} code={totpCode} onCode={setTotpCode} />
+          )}
           {isRegister && (
             <>
               <label className="checkbox">
@@ -200,7 +227,11 @@ export function AuthPage() {
           <button
             type="button"
             className="link-button"
-            onClick={() => setMode(isRegister ? 'login' : 'register')}
+            onClick={() => {
+              setMode(isRegister ? 'login' : 'register');
+              setExtraCheck(null);
+              setTotpCode('');
+            }}
           >
             {isRegister ? 'Sign In' : 'Sign Up'}
           </button>

@@ -1,9 +1,11 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { toast } from 'sonner';
-import { TEST_USER, fakeSession, renderWithProviders } from '../../../testing/render';
+import { ApiError } from '../../../lib/api-client';
+import { TEST_USER, fakeSession, renderWithProviders, renderWithSession } from '../../../testing/render';
+import { tokenStore } from '../../../lib/token-store';
 import { SecurityCard } from './security-card';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -34,7 +36,9 @@ function bodyOf(fetchMock: ReturnType<typeof mockApi>, url: string): unknown {
 
 afterEach(() => {
   cleanup();
+  localStorage.clear();
   vi.clearAllMocks();
+  vi.restoreAllMocks();
   vi.unstubAllGlobals();
 });
 
@@ -88,5 +92,77 @@ describe('SecurityCard', () => {
     await user.click(screen.getByRole('button', { name: 'Turn off 2FA' }));
     expect(toast.success).toHaveBeenCalledWith('2FA disabled');
     expect(bodyOf(fetchMock, '/api/2fa/disable')).toEqual({ token: '654321' });
+  });
+
+  it('changes the password, says other devices are signed out, and clears the fields', async () => {
+    const fetchMock = mockApi({ '/api/auth/password': json({ status: 'ok', sessions_ended: 2 }) });
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.type(screen.getByLabelText('Current password'), 'old-password');
+    await user.type(screen.getByLabelText('New password'), 'a-new-long-password');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    expect(toast.success).toHaveBeenCalledWith('Password changed. Other devices are signed out.');
+    expect(bodyOf(fetchMock, '/api/auth/password')).toEqual({
+      current_password: 'old-password',
+      new_password: 'a-new-long-password',
+    });
+    expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
+    expect((screen.getByLabelText('New password') as HTMLInputElement).value).toBe('');
+  });
+
+  it("shows the server's detail when the current password is wrong, keeping what was typed", async () => {
+    mockApi({
+      '/api/auth/password': json(
+        { detail: 'The current password is not correct', code: 'WRONG_PASSWORD' },
+        400,
+      ),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.type(screen.getByLabelText('Current password'), 'not-it');
+    await user.type(screen.getByLabelText('New password'), 'a-new-long-password');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+
+    expect(toast.error).toHaveBeenCalledWith('The current password is not correct');
+    expect(toast.success).not.toHaveBeenCalled();
+    expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('not-it');
+  });
+
+  it('logs out everywhere: ends every session on the server, forgets this one and leaves', async () => {
+    tokenStore.setAccessToken('access-1');
+    const fetchMock = mockApi({
+      '/api/auth/me': json(TEST_USER),
+      '/api/auth/logout-all': json({ status: 'ok', sessions_ended: 3 }),
+    });
+    const user = userEvent.setup();
+    renderWithSession(<SecurityCard />, { path: '/dashboard' });
+    expect(screen.getByText('Signs you out on every device, this one included.')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Log out everywhere' }));
+
+    await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
+    const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/logout-all');
+    expect((call?.[1]?.headers as Record<string, string>).authorization).toBe('Bearer access-1');
+    expect(tokenStore.accessToken()).toBeNull();
+  });
+
+  it('stays signed in and says so when logging out everywhere fails', async () => {
+    const logoutEverywhere = vi.fn(async () => {
+      throw new ApiError(503, 'Try again in a minute', 'UNAVAILABLE');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, {
+      session: fakeSession({ user: TEST_USER, logoutEverywhere }),
+      path: '/dashboard',
+    });
+    await user.click(screen.getByRole('button', { name: 'Log out everywhere' }));
+    expect(logoutEverywhere).toHaveBeenCalledTimes(1);
+    expect(toast.error).toHaveBeenCalledWith('Try again in a minute');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard');
+    expect((screen.getByRole('button', { name: 'Log out everywhere' }) as HTMLButtonElement).disabled).toBe(
+      false,
+    );
   });
 });

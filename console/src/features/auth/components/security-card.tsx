@@ -3,9 +3,9 @@ import { toast } from 'sonner';
 import { errorDetail } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { useSetTwoFactor, useStartTwoFactorSetup, type TwoFactorSetup } from '../api/two-factor-settings';
-import { sanitizeCode } from './two-factor-page';
-
-const CODE_LENGTH = 6;
+import { ChangePasswordForm } from './change-password-form';
+import { LogOutEverywhere } from './log-out-everywhere';
+import { CODE_LENGTH, sanitizeCode } from './two-factor-page';
 
 function CodeForm({
   submitLabel,
@@ -47,7 +47,8 @@ function CodeForm({
 
 /**
  * Turns two-factor sign-in on (scan the QR code, confirm with a first code) and off (a current
- * code), so traders can enable what the admin's user table reports.
+ * code), so traders can enable what the admin's user table reports; changes the password; and
+ * signs the user out on every device.
  */
 export function SecurityCard() {
   const { user } = useSession();
@@ -122,6 +123,10 @@ export function SecurityCard() {
           </button>
         </>
       )}
+      <h3 className="card-subtitle">Password</h3>
+      <ChangePasswordForm />
+      <h3 className="card-subtitle">Sessions</h3>
+      <LogOutEverywhere />
     </section>
   );
 }

@@ -5,7 +5,8 @@ import { errorDetail } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session/session-context';
 import { useVerifyTwoFactor } from '../api/verify-two-factor';
 
-const CODE_LENGTH = 6;
+/** An authenticator code's length (spec §9). */
+export const CODE_LENGTH = 6;
 
 /** Keeps digits only, at most six of them. */
 export function sanitizeCode(input: string): string {
@@ -33,7 +34,7 @@ export function TwoFactorPage() {
     }
     try {
       const tokens = await verify.mutateAsync({ code, tempToken });
-      await signIn(tokens.access_token, tokens.refresh_token);
+      await signIn(tokens.access_token);
       toast.success('2FA verification successful!');
       await navigate('/trade');
     } catch (error) {

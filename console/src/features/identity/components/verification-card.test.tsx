@@ -21,7 +21,7 @@ vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn(), info: vi.f
 
 beforeEach(() => {
   localStorage.clear();
-  tokenStore.setTokens('trader-token', 'refresh-token');
+  tokenStore.setAccessToken('trader-token');
 });
 
 afterEach(() => {
