@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { newUser } from './harness/api';
+import type { Journey } from './harness/browser';
+import {
+  accessToken,
+  JOURNEY_TIMEOUT_MS,
+  onPath,
+  signInThroughUi,
+  toastShown,
+  useE2eSuite,
+} from './harness/suite';
+
+/** Longer than the 15-minute access token. */
+const PAST_ACCESS_TOKEN_MS = 16 * 60_000;
+
+/** What the page's own script can see of the session. */
+async function scriptView(
+  journey: Journey,
+): Promise<{ refreshToken: string | null; accessToken: string | null; cookies: string }> {
+  return journey.page.evaluate(
+    "({ refreshToken: localStorage.getItem('refresh_token'), accessToken: localStorage.getItem('access_token'), cookies: document.cookie })",
+  );
+}
+
+/** The status `/api/auth/me` answers a bearer token with, asked from outside the browser. */
+async function meStatus(baseUrl: string, token: string): Promise<number> {
+  const res = await fetch(new URL('/api/auth/me', baseUrl), {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return res.status;
+}
+
+async function openDashboard(journey: Journey): Promise<void> {
+  await journey.page.goto('/dashboard');
+  await journey.page.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+}
+
+describe('sessions in the browser', () => {
+  const suite = useE2eSuite();
+
+  it(
+    'keeps the refresh token in an HttpOnly cookie, renews the session with it, and ends it on logout',
+    async () => {
+      const { api, clock, baseUrl } = suite.platform;
+      const user = newUser('Cookie');
+      await api.register(user);
+      const journey = await suite.journey();
+      const { page, context } = journey;
+
+      await signInThroughUi(page, user);
+      const seen = await scriptView(journey);
+      expect(seen.refreshToken).toBeNull();
+      expect(seen.accessToken).not.toBeNull();
+      expect(seen.cookies).toContain('updown_csrf=');
+      expect(seen.cookies).not.toContain('updown_refresh');
+      const refresh = (await context.cookies()).find((cookie) => cookie.name === 'updown_refresh');
+      expect(refresh).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth' });
+
+      // The access token expires; the next load renews the session from the cookie alone.
+      const first = await accessToken(page);
+      clock.advance(PAST_ACCESS_TOKEN_MS);
+      await openDashboard(journey);
+      const renewed = await accessToken(page);
+      expect(renewed).not.toBe(first);
+      expect((await scriptView(journey)).refreshToken).toBeNull();
+
+      await page.getByRole('button', { name: 'Logout' }).click();
+      await onPath(page, '/auth');
+      // The token the page held a moment ago is refused at once, not in 15 minutes.
+      expect(await meStatus(baseUrl, renewed)).toBe(401);
+      expect((await context.cookies()).some((cookie) => cookie.name === 'updown_refresh')).toBe(false);
+      await journey.finish();
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
+    'signs the other device out on a password change, and every device on "Log out everywhere"',
+    async () => {
+      const { api } = suite.platform;
+      const user = newUser('Devices');
+      await api.register(user);
+      const laptop = await suite.journey();
+      const phone = await suite.journey();
+      await signInThroughUi(phone.page, user);
+      await signInThroughUi(laptop.page, user);
+
+      await openDashboard(laptop);
+      const newPassword = `${user.password}-new`;
+      await laptop.page.getByLabel('Current password').fill(user.password);
+      await laptop.page.getByLabel('New password').fill(newPassword);
+      await laptop.page.getByRole('button', { name: 'Change password' }).click();
+      await toastShown(laptop.page, 'Password changed. Other devices are signed out.');
+      await laptop.screenshot('dashboard-security-card');
+
+      // The phone's session ended: its next load finds the token refused and the cookie spent.
+      await phone.page.goto('/dashboard');
+      await onPath(phone.page, '/auth');
+      // The laptop's session goes on.
+      await openDashboard(laptop);
+
+      await signInThroughUi(phone.page, { email: user.email, password: newPassword });
+      const phoneToken = await accessToken(phone.page);
+      await laptop.page.getByRole('button', { name: 'Log out everywhere' }).click();
+      await onPath(laptop.page, '/auth');
+      expect(await meStatus(suite.platform.baseUrl, phoneToken)).toBe(401);
+      await phone.page.goto('/dashboard');
+      await onPath(phone.page, '/auth');
+      await laptop.finish();
+      await phone.finish();
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+});
