@@ -34,6 +34,10 @@ async function cookieLogin(t: AuthTestApp, account: { email: string; password: s
 const me = (t: AuthTestApp, token: string) =>
   t.app.inject({ method: 'GET', url: '/api/auth/me', headers: bearer(token) });
 
+/** A logout in the body form, as a client that is not a browser sends it. */
+const logout = (refreshToken: string) =>
+  t.app.inject({ method: 'POST', url: '/api/auth/logout', payload: { refresh_token: refreshToken } });
+
 const refreshByCookie = (t: AuthTestApp, refresh: string, headers: Record<string, string>) =>
   t.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { updown_refresh: refresh }, headers });
 
@@ -45,19 +49,25 @@ async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<v
   }
 }
 
+let database: TestDatabase;
+let t: AuthTestApp;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  t = await authTestApp(database.db);
+});
+afterAll(async () => {
+  await t.close();
+  await database.drop();
+});
+
+/** The session id an access token carries. */
+function sessionIdOf(accessToken: string): string {
+  const payload = Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString();
+  return (JSON.parse(payload) as { sid: string }).sid;
+}
+
 describe('sessions: the refresh token out of script reach, and access tokens that end with the session', () => {
-  let database: TestDatabase;
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    t = await authTestApp(database.db);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
-
   it('sets the refresh token as an HttpOnly, SameSite=Strict cookie scoped to the auth routes, and leaves it out of the body', async () => {
     const account = newAccount('cookie');
     await register(t.app, account);
@@ -200,11 +210,7 @@ describe('sessions: the refresh token out of script reach, and access tokens tha
     await register(t.app, account);
     const phone = await login(t.app, account.email, account.password);
     const laptop = await login(t.app, account.email, account.password);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refresh_token: phone.refresh_token },
-    });
+    const res = await logout(phone.refresh_token);
     expect(res.statusCode).toBe(200);
     expect((await me(t, phone.access_token)).statusCode).toBe(401);
     // Routes of other features use the same hook.
@@ -301,11 +307,7 @@ describe('sessions: the refresh token out of script reach, and access tokens tha
       await register(t.app, account);
       const tokens = await login(t.app, account.email, account.password);
       expect((await me(other, tokens.access_token)).statusCode).toBe(200);
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/auth/logout',
-        payload: { refresh_token: tokens.refresh_token },
-      });
+      await logout(tokens.refresh_token);
       await until(async () => (await me(other, tokens.access_token)).statusCode === 401);
 
       // An operator's password reset from the command line ends sessions the same way.
@@ -321,18 +323,6 @@ describe('sessions: the refresh token out of script reach, and access tokens tha
 });
 
 describe('EndedSessions', () => {
-  let database: TestDatabase;
-  let t: AuthTestApp;
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    t = await authTestApp(database.db);
-  });
-  afterAll(async () => {
-    await t.close();
-    await database.drop();
-  });
-
   const options = () => ({
     db: database.db,
     clock: t.clock,
@@ -345,26 +335,16 @@ describe('EndedSessions', () => {
     await register(t.app, account);
     const old = await login(t.app, account.email, account.password);
     const recent = await login(t.app, account.email, account.password);
-    const sid = (token: string) =>
-      (JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()) as { sid: string }).sid;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refresh_token: old.refresh_token },
-    });
+    await logout(old.refresh_token);
     t.clock.advance(20 * 60_000);
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refresh_token: recent.refresh_token },
-    });
+    await logout(recent.refresh_token);
 
     const ended = new EndedSessions({ ...options(), syncMs: 60_000 });
     await ended.start();
     try {
-      expect(await ended.isEnded(sid(recent.access_token))).toBe(true);
+      expect(await ended.isEnded(sessionIdOf(recent.access_token))).toBe(true);
       // Ended 20 minutes ago: every access token it issued expired 5 minutes ago.
-      expect(await ended.isEnded(sid(old.access_token))).toBe(false);
+      expect(await ended.isEnded(sessionIdOf(old.access_token))).toBe(false);
     } finally {
       ended.stop();
     }
@@ -374,19 +354,11 @@ describe('EndedSessions', () => {
     const account = newAccount('stale');
     await register(t.app, account);
     const tokens = await login(t.app, account.email, account.password);
-    const sid = (
-      JSON.parse(Buffer.from(tokens.access_token.split('.')[1] ?? '', 'base64url').toString()) as {
-        sid: string;
-      }
-    ).sid;
+    const sid = sessionIdOf(tokens.access_token);
     // Never synced: nothing in memory is trusted.
     const ended = new EndedSessions({ ...options(), syncMs: 60_000 });
     expect(await ended.isEnded(sid)).toBe(false);
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/logout',
-      payload: { refresh_token: tokens.refresh_token },
-    });
+    await logout(tokens.refresh_token);
     expect(await ended.isEnded(sid)).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { sanitizeCode } from './two-factor-page';
+import { CodeField } from './code-field';
 
 /**
  * The sign-in's second question after too many failed attempts on the account: the server's
@@ -18,17 +18,7 @@ export function ExtraVerificationField({
       <p className="muted small" role="status">
         {detail}
       </p>
-      <label className="field">
-        <span>Authenticator code</span>
-        <input
-          className="code-input"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="000000"
-          value={code}
-          onChange={(event) => onCode(sanitizeCode(event.target.value))}
-        />
-      </label>
+      <CodeField label="Authenticator code" code={code} onCode={onCode} />
     </>
   );
 }

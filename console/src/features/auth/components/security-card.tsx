@@ -5,7 +5,8 @@ import { useSession } from '../../../lib/session/session-context';
 import { useSetTwoFactor, useStartTwoFactorSetup, type TwoFactorSetup } from '../api/two-factor-settings';
 import { ChangePasswordForm } from './change-password-form';
 import { LogOutEverywhere } from './log-out-everywhere';
-import { CODE_LENGTH, sanitizeCode } from './two-factor-page';
+import { CodeField } from './code-field';
+import { CODE_LENGTH } from './two-factor-page';
 
 function CodeForm({
   submitLabel,
@@ -27,17 +28,7 @@ function CodeForm({
   };
   return (
     <form className="form security-card__form" onSubmit={(event) => void submit(event)}>
-      <label className="field">
-        <span>Verification code</span>
-        <input
-          className="code-input"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          placeholder="000000"
-          value={code}
-          onChange={(event) => setCode(sanitizeCode(event.target.value))}
-        />
-      </label>
+      <CodeField label="Verification code" code={code} onCode={setCode} />
       <button type="submit" className="button button--primary" disabled={busy || code.length !== CODE_LENGTH}>
         {busy ? 'Please wait...' : submitLabel}
       </button>
