@@ -119,7 +119,6 @@ export async function pruneFailures(db: Db, before: Date, limit: number): Promis
     .execute();
 }
 
-/** Whether the account with this email completed a sign-in from `address` since `since`. */
 /**
  * Whether the account has completed a sign-in from the key's address since `since`. The subject is
  * the normalised email for a password and the user id for a code.
