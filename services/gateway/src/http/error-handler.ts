@@ -106,10 +106,11 @@ function handleError(
  */
 export function registerErrorHandler(app: GatewayInstance): void {
   app.setErrorHandler(handleError);
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer, and needs no promise to check one status.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode === TOO_MANY_REQUESTS && !reply.hasHeader('retry-after')) {
       void reply.header('retry-after', String(RETRY_AFTER_SEC_DEFAULT));
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -94,7 +94,8 @@ export function registerHostRequired(app: GatewayInstance): void {
  * Install first on the root.
  */
 export function registerAbandonedRequests(app: GatewayInstance, metrics: HttpMetrics): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one: it runs on every request and awaits nothing.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.raw.once('close', () => {
       // Sent and ended: onResponse has it. Hijacked and not an upgrade: its owner answers for it.
       if (reply.raw.writableEnded) return;
@@ -117,5 +118,6 @@ export function registerAbandonedRequests(app: GatewayInstance, metrics: HttpMet
         upgraded === undefined ? 'request aborted' : 'request completed',
       );
     });
+    done();
   });
 }
