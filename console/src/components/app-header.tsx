@@ -8,9 +8,12 @@ export function AppHeader() {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
 
+  // Navigating in the same tick as the session is forgotten: once the page re-renders without a
+  // user, this header is gone and could no longer navigate.
   const onLogout = async () => {
-    await logout();
+    const ending = logout();
     void navigate('/login');
+    await ending;
   };
 
   const links = [

@@ -70,6 +70,31 @@ describe('SessionProvider', () => {
     expect(localStorage.length).toBe(0);
   });
 
+  it('forgets the session before the server answers the logout, so no poll outlives it', async () => {
+    setCsrfCookie('csrf-1');
+    let answer: (response: Response) => void = () => undefined;
+    const answered = new Promise<Response>((resolve) => {
+      answer = resolve;
+    });
+    const fetchMock = await signedIn({ 'POST /api/auth/logout': () => answered });
+    let done = false;
+    let ending: Promise<void> = Promise.resolve();
+    act(() => {
+      ending = current()
+        .logout()
+        .then(() => {
+          done = true;
+        });
+    });
+    // The request is on its way with its CSRF header, and nothing of the session is left here.
+    expect(headersOf(fetchMock, 'POST', '/api/auth/logout')['x-csrf-token']).toBe('csrf-1');
+    expect(localStorage.getItem('access_token')).toBeNull();
+    expect(done).toBe(false);
+    answer(json({ status: 'ok' }));
+    await act(() => ending);
+    expect(done).toBe(true);
+  });
+
   it("ends an earlier version's session with its stored refresh token, in the body", async () => {
     localStorage.setItem('refresh_token', 'legacy-1');
     const fetchMock = await signedIn({ 'POST /api/auth/logout': json({ status: 'ok' }) });

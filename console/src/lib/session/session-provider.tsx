@@ -38,13 +38,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, [queryClient]);
 
+  /**
+   * Forgets the session here at once, in the same tick as the caller's navigation, while the
+   * server ends it. The server refuses the access token from that moment, so a poll still in
+   * flight would otherwise come back 401 and end the session under the page first (the spec's
+   * logout goes to /login, not straight to /auth). The logout request is already on its way, with
+   * its CSRF header, before anything is cleared. Its errors are only logged, as the spec says.
+   */
   const logout = useCallback(async () => {
+    const ending = endSession();
+    forget();
     try {
-      await endSession();
+      await ending;
     } catch (error) {
       console.error('Logout failed', error);
     }
-    forget();
   }, [forget]);
 
   const logoutEverywhere = useCallback(async () => {
