@@ -170,6 +170,49 @@ describe('api client', () => {
     expect(tokenStore.userId()).toBeNull();
   });
 
+  it.each([
+    ['the network fails', () => Promise.reject(new TypeError('Failed to fetch'))],
+    ['the page is left mid-call', () => Promise.reject(new DOMException('aborted', 'AbortError'))],
+    ['the server is busy', () => Promise.resolve(json(429, { detail: 'Too many requests' }))],
+    ['the server fails', () => Promise.resolve(json(503, { detail: 'Unavailable' }))],
+  ])(
+    'keeps the session when %s during the refresh, and tries again on the next 401',
+    async (_case, answer) => {
+      localStorage.setItem('user_id', 'user-1');
+      let refreshes = 0;
+      const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+        if (url === '/api/auth/refresh') {
+          refreshes += 1;
+          return refreshes === 1 ? answer() : json(200, { access_token: 'new-access', refresh_token: '' });
+        }
+        return authHeader(init) === 'Bearer new-access'
+          ? json(200, { ok: true })
+          : json(401, { detail: 'Token expired' });
+      });
+      vi.stubGlobal('fetch', fetchMock);
+      vi.spyOn(console, 'error').mockImplementation(() => undefined);
+
+      await expect(api.get('/api/wallet')).rejects.toMatchObject({ status: 401, detail: 'Token expired' });
+      expect(tokenStore.accessToken()).toBe('old-access');
+      expect(tokenStore.userId()).toBe('user-1');
+
+      await expect(api.get('/api/wallet')).resolves.toEqual({ ok: true });
+      expect(refreshes).toBe(2);
+      expect(tokenStore.accessToken()).toBe('new-access');
+    },
+  );
+
+  it('logs out when the refresh is refused for a missing CSRF token', async () => {
+    const fetchMock = vi.fn(async (url: string) =>
+      url === '/api/auth/refresh'
+        ? json(403, { detail: 'CSRF token missing or wrong', code: 'CSRF_REJECTED' })
+        : json(401, { detail: 'Token expired' }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(api.get('/api/wallet')).rejects.toMatchObject({ status: 401 });
+    expect(tokenStore.accessToken()).toBeNull();
+  });
+
   it("carries the server's detail on errors", async () => {
     vi.stubGlobal(
       'fetch',

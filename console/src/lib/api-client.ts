@@ -50,7 +50,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-let refreshInFlight: Promise<boolean> | null = null;
+/**
+ * How a refresh ended: `renewed` (a new access token is stored), `refused` (the server will not renew
+ * this session: it is over), or `unreachable` (no answer, or one that says nothing about the session:
+ * a network failure, a page being left mid-call, a 429 or a 5xx). Only `refused` ends the session
+ * here; an unreachable server must not sign a trader out.
+ */
+export type RefreshOutcome = 'renewed' | 'refused' | 'unreachable';
+
+let refreshInFlight: Promise<RefreshOutcome> | null = null;
 
 /**
  * One `POST /api/auth/refresh` in the cookie form: the browser sends the HttpOnly refresh cookie by
@@ -58,7 +66,7 @@ let refreshInFlight: Promise<boolean> | null = null;
  * localStorage goes once in the body (never the URL: a URL lands in access logs and proxies), and
  * the server answers it with the cookie.
  */
-async function refreshOnce(legacyRefreshToken: string | null): Promise<boolean> {
+async function refreshOnce(legacyRefreshToken: string | null): Promise<RefreshOutcome> {
   const headers: Record<string, string> = { ...COOKIE_SESSION_HEADERS, ...csrfHeaders() };
   let body: string | undefined;
   if (legacyRefreshToken) {
@@ -76,23 +84,24 @@ async function refreshOnce(legacyRefreshToken: string | null): Promise<boolean> 
     // The server has answered the legacy token: rotated into the cookie or refused, it is of no
     // further use.
     if (legacyRefreshToken) tokenStore.forgetLegacyRefreshToken();
-    if (!response.ok) return false;
+    if (response.status === 400 || response.status === 401 || response.status === 403) return 'refused';
+    if (!response.ok) return 'unreachable';
     const tokens = (await response.json()) as Schemas['TokenPair'];
     tokenStore.setAccessToken(tokens.access_token);
-    return true;
+    return 'renewed';
   } catch (error) {
     console.error('Token refresh failed', error);
-    return false;
+    return 'unreachable';
   }
 }
 
 /** Refreshes the session, sharing one call among everyone who asks while it runs. */
-export function refreshSession(): Promise<boolean> {
+export function refreshSession(): Promise<RefreshOutcome> {
   if (refreshInFlight) return refreshInFlight;
   const legacyRefreshToken = tokenStore.legacyRefreshToken();
   // Without the CSRF cookie the server refuses a cookie refresh (403), and without a legacy token
   // either there is nothing to renew with: the call could only fail.
-  if (!legacyRefreshToken && !csrfToken()) return Promise.resolve(false);
+  if (!legacyRefreshToken && !csrfToken()) return Promise.resolve('refused');
   refreshInFlight = refreshOnce(legacyRefreshToken).finally(() => {
     refreshInFlight = null;
   });
@@ -142,12 +151,13 @@ async function apiResponse(path: string, options: RequestOptions): Promise<Respo
   if (response.status === 401 && useSession && token) {
     // Another request may already have refreshed while this one was in flight.
     const current = tokenStore.accessToken();
-    const renewed = current !== null && current !== token ? true : await refreshSession();
-    if (renewed) {
+    const outcome = current !== null && current !== token ? 'renewed' : await refreshSession();
+    if (outcome === 'renewed') {
       response = await send(path, options, tokenStore.accessToken());
-    } else {
+    } else if (outcome === 'refused') {
       tokenStore.clear();
     }
+    // Unreachable: the call fails with its 401 and the session stays; the next call tries again.
   }
 
   if (!response.ok) throw await readError(response);
