@@ -75,6 +75,50 @@ describe('sessions in the browser', () => {
   );
 
   it(
+    'renews an expired session in two tabs at once, with their one cookie, signing neither out',
+    async () => {
+      const { api, clock } = suite.platform;
+      const user = newUser('Tabs');
+      await api.register(user);
+      const journey = await suite.journey();
+      await signInThroughUi(journey.page, user);
+      await openDashboard(journey);
+      const other = await journey.context.newPage();
+      await other.goto('/dashboard');
+      await other.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+
+      // Both tabs reload at once: each finds the access token expired and refreshes with the same
+      // cookie. The first refresh is held until the second is sent, so both carry the one cookie;
+      // the server serialises them, and the second must not look like a stolen token.
+      let released = 0;
+      let releaseBoth = (): void => undefined;
+      const bothSent = new Promise<void>((resolve) => {
+        releaseBoth = resolve;
+      });
+      await journey.context.route('**/api/auth/refresh', async (route) => {
+        released += 1;
+        if (released === 2) releaseBoth();
+        await bothSent;
+        await route.continue();
+      });
+      clock.advance(PAST_ACCESS_TOKEN_MS);
+      await Promise.all([journey.page.reload(), other.reload()]);
+      await Promise.all(
+        [journey.page, other].map((tab) => tab.getByText(/Two-factor authentication: (ON|OFF)/).waitFor()),
+      );
+      expect(released).toBe(2);
+      await journey.context.unrouteAll();
+      // Still one live session: a further reload in either tab needs nothing new and stays signed in.
+      await other.reload();
+      await other.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+      expect(await meStatus(suite.platform.baseUrl, await accessToken(journey.page))).toBe(200);
+      await other.close();
+      await journey.finish();
+    },
+    JOURNEY_TIMEOUT_MS,
+  );
+
+  it(
     'signs the other device out on a password change, and every device on "Log out everywhere"',
     async () => {
       const { api } = suite.platform;

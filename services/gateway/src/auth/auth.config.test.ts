@@ -27,6 +27,7 @@ describe('auth configuration', () => {
       JWT_SECRET: undefined,
       ACCESS_TOKEN_TTL_SEC: 900,
       REFRESH_TOKEN_TTL_SEC: 30 * 24 * 3600,
+      REFRESH_TOKEN_REUSE_GRACE_SEC: 30,
       GOOGLE_CLIENT_ID: undefined,
       GOOGLE_JWKS_URL: GOOGLE_JWKS_DEFAULT,
       AUTH_FREE_FAILURES: 3,

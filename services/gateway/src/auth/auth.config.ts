@@ -27,6 +27,12 @@ export const authConfigSpec = {
   JWT_SECRET: env.optionalString(),
   ACCESS_TOKEN_TTL_SEC: env.int(15 * MINUTE, { min: 60, max: DAY }),
   REFRESH_TOKEN_TTL_SEC: env.int(30 * DAY, { min: 5 * MINUTE, max: 365 * DAY }),
+  /**
+   * How long a spent refresh token may be exchanged again while the token that replaced it is
+   * still unused (its answer was lost, or two tabs refreshed at once) before it counts as stolen;
+   * 0 turns the exception off.
+   */
+  REFRESH_TOKEN_REUSE_GRACE_SEC: env.int(30, { min: 0, max: 5 * MINUTE }),
   /** The OAuth client id Google ID tokens must be issued to; unset turns Google sign-in off (501). */
   GOOGLE_CLIENT_ID: env.optionalString(),
   GOOGLE_JWKS_URL: urlWithDefault(GOOGLE_JWKS_DEFAULT),

@@ -17,6 +17,8 @@ export interface TokenSigner {
 export interface AuthPolicy {
   readonly accessTokenTtlSec: number;
   readonly refreshTokenTtlSec: number;
+  /** How long a spent token whose successor is unused may be exchanged again (decideRefresh). */
+  readonly refreshReuseGraceSec: number;
   readonly throttle: ThrottlePolicy;
 }
 

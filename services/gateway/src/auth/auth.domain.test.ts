@@ -99,31 +99,48 @@ describe('TOTP', () => {
 
 describe('refresh token family rule', () => {
   const now = 5_000;
-  const live = { expiresAt: 10_000, rotatedAt: null, revokedAt: null };
+  const grace = 1_000;
+  const live = { expiresAt: 10_000, rotatedAt: null, revokedAt: null, successorUnused: false };
 
   it('rotates a live token', () => {
-    expect(decideRefresh(live, now)).toEqual({ action: 'rotate' });
+    expect(decideRefresh(live, now, grace)).toEqual({ action: 'rotate' });
   });
 
   it('rejects unknown, expired and revoked tokens', () => {
-    expect(decideRefresh(undefined, now)).toEqual({ action: 'reject', reason: 'unknown' });
-    expect(decideRefresh(live, 10_000)).toEqual({ action: 'reject', reason: 'expired' });
-    expect(decideRefresh({ ...live, revokedAt: 1 }, now)).toEqual({ action: 'reject', reason: 'revoked' });
-  });
-
-  it('revokes the family when a spent token comes back, even after it expired', () => {
-    expect(decideRefresh({ ...live, rotatedAt: 1 }, now)).toEqual({
-      action: 'revoke_family',
-      reason: 'reuse',
-    });
-    expect(decideRefresh({ ...live, rotatedAt: 1 }, 20_000).action).toBe('revoke_family');
-  });
-
-  it('does not raise the alarm twice for a family already revoked', () => {
-    expect(decideRefresh({ ...live, rotatedAt: 1, revokedAt: 2 }, now)).toEqual({
+    expect(decideRefresh(undefined, now, grace)).toEqual({ action: 'reject', reason: 'unknown' });
+    expect(decideRefresh(live, 10_000, grace)).toEqual({ action: 'reject', reason: 'expired' });
+    expect(decideRefresh({ ...live, revokedAt: 1 }, now, grace)).toEqual({
       action: 'reject',
       reason: 'revoked',
     });
+  });
+
+  it('revokes the family when a spent token comes back, even after it expired', () => {
+    expect(decideRefresh({ ...live, rotatedAt: 1 }, now, grace)).toEqual({
+      action: 'revoke_family',
+      reason: 'reuse',
+    });
+    expect(decideRefresh({ ...live, rotatedAt: 1 }, 20_000, grace).action).toBe('revoke_family');
+  });
+
+  it('exchanges a spent token again only within the grace period and while its successor is unused', () => {
+    const spent = { ...live, rotatedAt: now - 999 };
+    expect(decideRefresh({ ...spent, successorUnused: true }, now, grace)).toEqual({ action: 'reissue' });
+    // The successor was used: someone holds the live token, so this copy is a thief's or a victim's.
+    expect(decideRefresh(spent, now, grace).action).toBe('revoke_family');
+    // Too late for an answer lost in flight.
+    expect(decideRefresh({ ...spent, successorUnused: true }, now + 1, grace).action).toBe('revoke_family');
+    // A grace period of zero turns the exception off.
+    expect(decideRefresh({ ...spent, successorUnused: true }, now, 0).action).toBe('revoke_family');
+  });
+
+  it('does not raise the alarm twice for a family already revoked', () => {
+    expect(decideRefresh({ ...live, rotatedAt: 1, revokedAt: 2, successorUnused: true }, now, grace)).toEqual(
+      {
+        action: 'reject',
+        reason: 'revoked',
+      },
+    );
   });
 });
 

@@ -112,10 +112,16 @@ export interface RefreshTokenState {
   readonly expiresAt: number;
   readonly rotatedAt: number | null;
   readonly revokedAt: number | null;
+  /**
+   * For a rotated token: whether the token that replaced it is still unexchanged and unrevoked, that
+   * is, whether its answer may never have arrived. False for a token not rotated.
+   */
+  readonly successorUnused: boolean;
 }
 
 export type RefreshDecision =
   | { readonly action: 'rotate' }
+  | { readonly action: 'reissue' }
   | { readonly action: 'reject'; readonly reason: 'unknown' | 'revoked' | 'expired' }
   | { readonly action: 'revoke_family'; readonly reason: 'reuse' };
 
@@ -124,11 +130,26 @@ export type RefreshDecision =
  * was copied (only one party can hold the live one), so its whole family, every token descended
  * from the same login, is revoked: the thief and the victim are both signed out, and the victim
  * signs in again. This is checked before expiry so an old stolen token still raises the alarm.
+ *
+ * One exception, for answers that never arrived: within `graceMs` of its rotation, a token whose
+ * successor has not been used yet is exchanged again (`reissue`: the unused successor is retired and
+ * a new one issued). A browser that left the page while its refresh was in flight, or two tabs that
+ * refreshed with the same cookie at once, never received or kept the successor, and would otherwise
+ * be signed out as thieves. Theft is still caught: whoever holds the retired successor presents a
+ * spent token with no unused successor, and the family is revoked.
  */
-export function decideRefresh(token: RefreshTokenState | undefined, now: number): RefreshDecision {
+export function decideRefresh(
+  token: RefreshTokenState | undefined,
+  now: number,
+  graceMs: number,
+): RefreshDecision {
   if (token === undefined) return { action: 'reject', reason: 'unknown' };
   if (token.revokedAt !== null) return { action: 'reject', reason: 'revoked' };
-  if (token.rotatedAt !== null) return { action: 'revoke_family', reason: 'reuse' };
+  if (token.rotatedAt !== null) {
+    return token.successorUnused && now - token.rotatedAt < graceMs
+      ? { action: 'reissue' }
+      : { action: 'revoke_family', reason: 'reuse' };
+  }
   if (now >= token.expiresAt) return { action: 'reject', reason: 'expired' };
   return { action: 'rotate' };
 }

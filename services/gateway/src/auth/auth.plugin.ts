@@ -54,6 +54,7 @@ export type AuthPluginConfig = Pick<
   | 'JWT_SECRET'
   | 'ACCESS_TOKEN_TTL_SEC'
   | 'REFRESH_TOKEN_TTL_SEC'
+  | 'REFRESH_TOKEN_REUSE_GRACE_SEC'
   | 'GOOGLE_CLIENT_ID'
   | 'GOOGLE_JWKS_URL'
   | 'AUTH_FREE_FAILURES'
@@ -162,6 +163,7 @@ async function authContext(
     policy: {
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+      refreshReuseGraceSec: config.REFRESH_TOKEN_REUSE_GRACE_SEC,
       throttle: {
         freeFailures: config.AUTH_FREE_FAILURES,
         delayBaseMs: config.AUTH_DELAY_BASE_SEC * 1000,

@@ -52,8 +52,13 @@ describe('secrets in logs', () => {
       await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${first.refresh_token}` })
     ).json();
     secrets.push(refreshed.access_token, refreshed.refresh_token);
-    // A replay, which logs a warning about the revoked family.
-    await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${first.refresh_token}` });
+    // A replay within the grace period while the successor is unused: reissued, with an info line.
+    const reissued = (
+      await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${first.refresh_token}` })
+    ).json();
+    secrets.push(reissued.access_token, reissued.refresh_token);
+    // The retired successor presented: a replay, which logs a warning about the revoked family.
+    await inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${refreshed.refresh_token}` });
 
     const session = await login(t.app, account.email, account.password);
     secrets.push(session.access_token, session.refresh_token);
@@ -101,6 +106,7 @@ describe('secrets in logs', () => {
     expect(logged).toContain('/api/auth/logout?refresh_token=[redacted]');
     expect(logged).toContain('request completed');
     expect(logged).toContain('/api/auth/refresh');
+    expect(logged).toContain('reissued');
     expect(logged).toContain('session family is revoked');
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(6);

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LoginResponse, TokenPairResponse } from '@updown/schemas/api';
-import { accessClaims, decideRefresh, twoFactorClaims, type AuthUser } from './auth.domain';
+import {
+  accessClaims,
+  decideRefresh,
+  twoFactorClaims,
+  type AuthUser,
+  type RefreshTokenState,
+} from './auth.domain';
 import type { AuthContext } from './auth.context';
 import { CsrfRejected, InvalidRefreshToken } from './auth.errors';
 import { csrfMatches } from './session-cookies';
@@ -8,6 +14,7 @@ import {
   findFamilyOfToken,
   insertRefreshToken,
   lockRefreshToken,
+  lockUnusedSuccessor,
   markRotated,
   pruneExpiredRefreshTokens,
   revokeFamily,
@@ -101,7 +108,12 @@ export async function refreshSession(
     ) {
       return { ok: false, csrf: true };
     }
-    const decision = decideRefresh(row && tokenState(row), now);
+    const successor = row?.rotated_at && !row.revoked_at ? await lockUnusedSuccessor(trx, row) : undefined;
+    const decision = decideRefresh(
+      row && tokenState(row, successor !== undefined),
+      now,
+      ctx.policy.refreshReuseGraceSec * 1000,
+    );
     if (!row || decision.action === 'reject') return { ok: false };
     if (decision.action === 'revoke_family') {
       await revokeFamily(trx, row.family_id, 'reuse', new Date(now));
@@ -109,7 +121,12 @@ export async function refreshSession(
     }
     const user = await findUserById(trx, row.user_id);
     if (!user) return { ok: false };
-    await markRotated(trx, row.id, new Date(now));
+    if (decision.action === 'reissue' && successor) {
+      // The successor's answer never arrived (or another tab's overwrote it): retire it unused.
+      await markRotated(trx, successor.id, new Date(now));
+    } else {
+      await markRotated(trx, row.id, new Date(now));
+    }
     const refreshToken = newRefreshToken();
     await insertRefreshToken(trx, {
       id: randomUUID(),
@@ -120,6 +137,12 @@ export async function refreshSession(
       createdAt: new Date(now),
       expiresAt: new Date(now + ctx.policy.refreshTokenTtlSec * 1000),
     });
+    if (decision.action === 'reissue') {
+      ctx.logger.info(
+        { userId: row.user_id, familyId: row.family_id },
+        'a spent refresh token came back within the grace period before its successor was used; reissued',
+      );
+    }
     return { ok: true, user, refreshToken, familyId: row.family_id };
   });
   if (!outcome.ok) {
@@ -163,10 +186,11 @@ export async function endAllSessions(ctx: AuthContext, userId: string): Promise<
   return ended.length;
 }
 
-function tokenState(row: RefreshTokenRow) {
+function tokenState(row: RefreshTokenRow, successorUnused: boolean): RefreshTokenState {
   return {
     expiresAt: row.expires_at.getTime(),
     rotatedAt: row.rotated_at?.getTime() ?? null,
     revokedAt: row.revoked_at?.getTime() ?? null,
+    successorUnused,
   };
 }

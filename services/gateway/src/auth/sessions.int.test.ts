@@ -243,6 +243,75 @@ describe('accounts and sessions', () => {
     expect((await refresh(other.refresh_token)).statusCode).toBe(200);
   });
 
+  describe('a spent token whose successor never arrived', () => {
+    const refresh = (token: string) =>
+      t.app.inject({ method: 'POST', url: `/api/auth/refresh?refresh_token=${token}` });
+    const liveTokens = async (email: string) =>
+      database.db
+        .selectFrom('refresh_tokens as r')
+        .innerJoin('users as u', 'u.id', 'r.user_id')
+        .select(['r.id', 'r.token_hash'])
+        .where('u.email', '=', email)
+        .where('r.rotated_at', 'is', null)
+        .where('r.revoked_at', 'is', null)
+        .execute();
+
+    it('is exchanged again within the grace period, and the lost successor then raises the alarm', async () => {
+      const account = newAccount();
+      await register(t.app, account);
+      const first = await login(t.app, account.email, account.password);
+      // The answer carrying `lost` never reaches the client (it left the page mid-call).
+      const lost = (await refresh(first.refresh_token)).json().refresh_token as string;
+      t.clock.advance(29_000);
+
+      const again = await refresh(first.refresh_token);
+      expect(again.statusCode).toBe(200);
+      const current = again.json();
+      expect(current.refresh_token).not.toBe(lost);
+      expect(
+        (await t.app.inject({ url: '/api/auth/me', headers: bearer(current.access_token) })).statusCode,
+      ).toBe(200);
+      // One live token in the family: the reissued one. The lost one was retired unused.
+      expect((await liveTokens(account.email)).map((row) => row.token_hash)).toEqual([
+        hashRefreshToken(current.refresh_token),
+      ]);
+
+      // Whoever presents the retired successor holds a copy nobody should: the family is revoked.
+      expect((await refresh(lost)).statusCode).toBe(401);
+      expect((await refresh(current.refresh_token)).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ url: '/api/auth/me', headers: bearer(current.access_token) })).statusCode,
+      ).toBe(401);
+    });
+
+    it('counts as stolen after the grace period', async () => {
+      const account = newAccount();
+      await register(t.app, account);
+      const first = await login(t.app, account.email, account.password);
+      const second = (await refresh(first.refresh_token)).json().refresh_token as string;
+      t.clock.advance(30_000);
+
+      expect((await refresh(first.refresh_token)).statusCode).toBe(401);
+      expect((await refresh(second)).statusCode).toBe(401);
+      expect(await liveTokens(account.email)).toEqual([]);
+    });
+
+    it('serves two refreshes sent at once with one token (two tabs, one cookie) and leaves one live token', async () => {
+      const account = newAccount();
+      await register(t.app, account);
+      const first = await login(t.app, account.email, account.password);
+
+      const answers = await Promise.all([refresh(first.refresh_token), refresh(first.refresh_token)]);
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200]);
+      const issued = answers.map((answer) => answer.json().refresh_token as string);
+      const live = await liveTokens(account.email);
+      expect(live).toHaveLength(1);
+      const [kept] = issued.filter((token) => hashRefreshToken(token) === live[0]?.token_hash);
+      expect(kept).toBeDefined();
+      expect((await refresh(kept as string)).statusCode).toBe(200);
+    });
+  });
+
   it('refuses an expired refresh token', async () => {
     const account = newAccount();
     await register(t.app, account);

@@ -45,6 +45,26 @@ export function lockRefreshToken(
     .executeTakeFirst();
 }
 
+/**
+ * The token that replaced `parent`, locked, if it is still unexchanged and unrevoked (at most one
+ * is: a reissue retires the previous one). Locking it serialises a reissue with a refresh by the
+ * successor's own holder; whichever waits re-reads the row and sees it spent.
+ */
+export function lockUnusedSuccessor(
+  trx: Transaction<Database>,
+  parent: Pick<RefreshTokenRow, 'id' | 'family_id'>,
+): Promise<Pick<RefreshTokenRow, 'id'> | undefined> {
+  return trx
+    .selectFrom('refresh_tokens')
+    .select('id')
+    .where('family_id', '=', parent.family_id)
+    .where('parent_id', '=', parent.id)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function markRotated(trx: Transaction<Database>, id: string, now: Date): Promise<void> {
   await trx.updateTable('refresh_tokens').set({ rotated_at: now }).where('id', '=', id).execute();
 }
