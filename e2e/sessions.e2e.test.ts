@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newUser } from './harness/api';
+import type { Page } from 'playwright-core';
 import type { Journey } from './harness/browser';
 import {
   accessToken,
@@ -30,9 +31,14 @@ async function meStatus(baseUrl: string, token: string): Promise<number> {
   return res.status;
 }
 
-async function openDashboard(journey: Journey): Promise<void> {
-  await journey.page.goto('/dashboard');
-  await journey.page.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+/** Resolves once the dashboard shows the signed-in trader's Security card. */
+async function dashboardShown(page: Page): Promise<void> {
+  await page.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+}
+
+async function openDashboard(page: Page): Promise<void> {
+  await page.goto('/dashboard');
+  await dashboardShown(page);
 }
 
 describe('sessions in the browser', () => {
@@ -59,7 +65,7 @@ describe('sessions in the browser', () => {
       // The access token expires; the next load renews the session from the cookie alone.
       const first = await accessToken(page);
       clock.advance(PAST_ACCESS_TOKEN_MS);
-      await openDashboard(journey);
+      await openDashboard(journey.page);
       const renewed = await accessToken(page);
       expect(renewed).not.toBe(first);
       expect((await scriptView(journey)).refreshToken).toBeNull();
@@ -82,10 +88,9 @@ describe('sessions in the browser', () => {
       await api.register(user);
       const journey = await suite.journey();
       await signInThroughUi(journey.page, user);
-      await openDashboard(journey);
+      await openDashboard(journey.page);
       const other = await journey.context.newPage();
-      await other.goto('/dashboard');
-      await other.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+      await openDashboard(other);
 
       // Both tabs reload at once: each finds the access token expired and refreshes with the same
       // cookie. The first refresh is held until the second is sent, so both carry the one cookie;
@@ -103,14 +108,12 @@ describe('sessions in the browser', () => {
       });
       clock.advance(PAST_ACCESS_TOKEN_MS);
       await Promise.all([journey.page.reload(), other.reload()]);
-      await Promise.all(
-        [journey.page, other].map((tab) => tab.getByText(/Two-factor authentication: (ON|OFF)/).waitFor()),
-      );
+      await Promise.all([dashboardShown(journey.page), dashboardShown(other)]);
       expect(released).toBe(2);
       await journey.context.unrouteAll();
       // Still one live session: a further reload in either tab needs nothing new and stays signed in.
       await other.reload();
-      await other.getByText(/Two-factor authentication: (ON|OFF)/).waitFor();
+      await dashboardShown(other);
       expect(await meStatus(suite.platform.baseUrl, await accessToken(journey.page))).toBe(200);
       await other.close();
       await journey.finish();
@@ -129,7 +132,7 @@ describe('sessions in the browser', () => {
       await signInThroughUi(phone.page, user);
       await signInThroughUi(laptop.page, user);
 
-      await openDashboard(laptop);
+      await openDashboard(laptop.page);
       const newPassword = `${user.password}-new`;
       await laptop.page.getByLabel('Current password').fill(user.password);
       await laptop.page.getByLabel('New password').fill(newPassword);
@@ -141,7 +144,7 @@ describe('sessions in the browser', () => {
       await phone.page.goto('/dashboard');
       await onPath(phone.page, '/auth');
       // The laptop's session goes on.
-      await openDashboard(laptop);
+      await openDashboard(laptop.page);
 
       await signInThroughUi(phone.page, { email: user.email, password: newPassword });
       const phoneToken = await accessToken(phone.page);
