@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDENTITY_DOCUMENT_BYTES_MAX, IDENTITY_PDF_PAGES_MAX } from '@updown/schemas/api';
 import { jpegBytes, pdfBytes, pngBytes } from '../testing/identity-documents';
-import { inspectDocument, pdfInspectionsRunning } from './document-inspection';
+import { inspectDocument, openPdfInWorker, type PdfAnswer } from './document-inspection';
 
 describe('inspectDocument', () => {
   it('accepts a JPEG, a PNG and a PDF by their content, with the hash and the page count', async () => {
@@ -46,16 +46,19 @@ describe('inspectDocument', () => {
     );
   });
 
-  it('opens at most two PDFs at once; the others wait their turn and all get their answer', async () => {
-    let most = 0;
-    const sampler = setInterval(() => (most = Math.max(most, pdfInspectionsRunning())), 2);
-    try {
-      const answers = await Promise.all([1, 2, 3, 4, 5, 6].map((pages) => inspectDocument(pdfBytes(pages))));
-      expect(answers.map((a) => a.pages)).toEqual([1, 2, 3, 4, 5, 6]);
-    } finally {
-      clearInterval(sampler);
-    }
-    expect(most).toBe(2);
-    expect(pdfInspectionsRunning()).toBe(0);
+  it('opens a PDF through the opener it is given, and only a PDF, so the caller decides its turn', async () => {
+    const opened: number[] = [];
+    const opener = async (bytes: Buffer): Promise<PdfAnswer> => {
+      opened.push(bytes.length);
+      return openPdfInWorker(bytes);
+    };
+    expect((await inspectDocument(pdfBytes(3), opener)).pages).toBe(3);
+    await inspectDocument(jpegBytes(), opener);
+    await inspectDocument(pngBytes(8, 8), opener);
+    expect(opened).toEqual([pdfBytes(3).length]);
+    // What the opener answers is what decides: a refusal from it is the document's refusal.
+    await expect(inspectDocument(pdfBytes(1), async () => ({ error: 'password' }))).rejects.toThrow(
+      'The PDF is password-protected',
+    );
   });
 });

@@ -30,7 +30,19 @@ export interface InspectedDocument {
 const PDF_INSPECTION_TIMEOUT_MS = 15_000;
 const MB = IDENTITY_DOCUMENT_BYTES_MAX / (1024 * 1024);
 
-export async function inspectDocument(bytes: Buffer): Promise<InspectedDocument> {
+/** A PDF's page count, or why it does not open. */
+export type PdfAnswer = { pages: number } | { error: 'password' | 'invalid' };
+
+/**
+ * Opens a PDF. The caller decides when: the upload route passes one that waits its turn in the
+ * process's bounded queue (pdf-inspection-queue.ts) before `openPdfInWorker`.
+ */
+export type PdfOpener = (bytes: Buffer) => Promise<PdfAnswer>;
+
+export async function inspectDocument(
+  bytes: Buffer,
+  openPdf: PdfOpener = openPdfInWorker,
+): Promise<InspectedDocument> {
   if (bytes.length === 0) throw new InvalidDocument('The file is empty', 'empty');
   if (bytes.length > IDENTITY_DOCUMENT_BYTES_MAX)
     throw new InvalidDocument(`A document may be at most ${MB} MB`, 'size');
@@ -46,7 +58,7 @@ export async function inspectDocument(bytes: Buffer): Promise<InspectedDocument>
         contentType: 'application/pdf',
         sizeBytes: bytes.length,
         sha256,
-        pages: await pdfPages(bytes),
+        pages: await pdfPages(bytes, openPdf),
       };
     default:
       throw new InvalidDocument(
@@ -80,31 +92,8 @@ function checkImage(bytes: Buffer, mime: 'image/jpeg' | 'image/png'): void {
   }
 }
 
-type PdfAnswer = { pages: number } | { error: 'password' | 'invalid' };
-
-/** PDFs opened at once by this process; more wait their turn, so uploads never take every core. */
-const PDF_INSPECTIONS_AT_ONCE = 2;
-let inspecting = 0;
-const waiting: (() => void)[] = [];
-
-/** How many PDFs are being opened now (for tests and curiosity: never above the limit). */
-export function pdfInspectionsRunning(): number {
-  return inspecting;
-}
-
-async function inTurn<T>(work: () => Promise<T>): Promise<T> {
-  if (inspecting >= PDF_INSPECTIONS_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  inspecting++;
-  try {
-    return await work();
-  } finally {
-    inspecting--;
-    waiting.shift()?.();
-  }
-}
-
-async function pdfPages(bytes: Buffer): Promise<number> {
-  const answer = await inTurn(() => openPdf(bytes));
+async function pdfPages(bytes: Buffer, openPdf: PdfOpener): Promise<number> {
+  const answer = await openPdf(bytes);
   if ('error' in answer) {
     throw answer.error === 'password'
       ? new InvalidDocument('The PDF is password-protected; upload it without a password', 'password')
@@ -121,7 +110,7 @@ async function pdfPages(bytes: Buffer): Promise<number> {
 }
 
 /** A PDF's page count, or why it does not open, answered by pdf.js in a worker thread. */
-function openPdf(bytes: Buffer): Promise<PdfAnswer> {
+export function openPdfInWorker(bytes: Buffer): Promise<PdfAnswer> {
   return new Promise<PdfAnswer>((resolve) => {
     // A copy for the worker: the upload's buffer may be a view into a pooled allocation.
     const worker = new Worker(new URL('./pdf-inspect.worker.mjs', import.meta.url), {

@@ -1,6 +1,7 @@
 import { DomainError } from '@updown/runtime/errors';
 import {
   IDENTITY_MINIMUM_AGE_YEARS,
+  IDENTITY_UPLOADS_PER_DAY,
   type IdentityDocumentKind,
   type IdentityStatus,
 } from '@updown/schemas/api';
@@ -24,6 +25,42 @@ export class InvalidDocument extends DomainError {
     readonly reason: DocumentRefusal,
   ) {
     super('INVALID_DOCUMENT', detail);
+  }
+}
+
+/** The daily upload limit is reached; `retryAfterSec` is when the oldest counted upload ages out. */
+export class UploadLimitReached extends DomainError {
+  constructor(readonly retryAfterSec: number) {
+    super(
+      'RATE_LIMITED',
+      `At most ${IDENTITY_UPLOADS_PER_DAY} documents a day; try again in ${Math.ceil(retryAfterSec / 3600)} h`,
+    );
+  }
+}
+
+/**
+ * The account already has as many PDFs being checked or waiting as it may (429): refused at once
+ * rather than queued, so one account's burst never lengthens the queue other traders wait in.
+ */
+export class PdfChecksBusy extends DomainError {
+  constructor(
+    readonly retryAfterSec: number,
+    perAccountMax: number,
+  ) {
+    super(
+      'RATE_LIMITED',
+      `Your last ${perAccountMax === 1 ? 'PDF is' : `${perAccountMax} PDFs are`} still being checked; send this one again in ${retryAfterSec} s`,
+    );
+  }
+}
+
+/** Every place in this server's PDF queue is taken (503): refused at once rather than queued. */
+export class PdfQueueFull extends DomainError {
+  constructor(readonly retryAfterSec: number) {
+    super(
+      'INSPECTION_QUEUE_FULL',
+      `Too many documents are being checked right now; try again in ${retryAfterSec} s`,
+    );
   }
 }
 
@@ -125,4 +162,22 @@ export function identityStatus(
 /** The kinds still to upload before a submission can be sent. */
 export function missingKinds(uploaded: ReadonlySet<IdentityDocumentKind>): IdentityDocumentKind[] {
   return DOCUMENT_KINDS.filter((kind) => !uploaded.has(kind));
+}
+
+/** The window the daily upload limit counts over: any 24 hours, not a calendar day. */
+export const UPLOAD_WINDOW_MS = 86_400_000;
+
+/**
+ * Seconds until one more upload fits the limit, given the times of the account's uploads within
+ * the window (oldest first), or undefined while it is under. The upload that frees a place is the
+ * one `perDayMax` from the newest: it leaves the window first of those still counting.
+ */
+export function uploadWaitSec(
+  uploadTimesMs: readonly number[],
+  nowMs: number,
+  perDayMax: number = IDENTITY_UPLOADS_PER_DAY,
+): number | undefined {
+  if (uploadTimesMs.length < perDayMax) return undefined;
+  const freesPlaceMs = uploadTimesMs[uploadTimesMs.length - perDayMax]! + UPLOAD_WINDOW_MS;
+  return Math.max(1, Math.ceil((freesPlaceMs - nowMs) / 1000));
 }

@@ -74,7 +74,7 @@ export function identityMetrics(registry: Registry): IdentityMetrics {
     }),
     refusedUploads: new Counter({
       name: 'updown_identity_uploads_refused_total',
-      help: 'Identity document uploads refused, by reason (type, size, empty, unreadable, pages, password, image_size, form, locked, daily_limit)',
+      help: 'Identity document uploads refused, by reason (type, size, empty, unreadable, pages, password, image_size, form, locked, daily_limit, pdf_queue_account, pdf_queue_full)',
       labelNames: ['reason'],
       registers,
     }),

@@ -89,6 +89,18 @@ export async function insertDocument(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * Serialises one account's uploads and submissions until the transaction ends, so that the daily
+ * limit's count and the insert it allows are one step: counted apart, 30 uploads sent at once all
+ * saw fewer than 20 and 28 to 30 were stored. An advisory lock keyed on the account rather than a
+ * row lock: before its first upload an account has no identity row to lock, and its `users` row is
+ * what sign-ins and sessions update, which an upload writing 10 MB should neither wait on nor hold
+ * up. Two accounts whose keys collide (64-bit hashes) only wait for each other.
+ */
+export async function lockAccountUploads(trx: Transaction<Database>, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`identity-uploads:${userId}`}, 0))`.execute(trx);
+}
+
 /** When the user's uploads since `since` were made, oldest first: the daily upload limit counts them. */
 export async function uploadTimesSince(db: Db, userId: string, since: Date): Promise<Date[]> {
   const rows = await db

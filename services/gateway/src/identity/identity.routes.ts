@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import {
   IDENTITY_DOCUMENT_BYTES_MAX,
@@ -16,13 +16,18 @@ import {
 } from '@updown/schemas/api';
 import { findUserRole, PG_UNIQUE_VIOLATION } from '../auth/users.repository';
 import { errorResponses } from '../http/responses';
-import { inspectDocument } from './document-inspection';
+import { inspectDocument, openPdfInWorker, type PdfOpener } from './document-inspection';
 import {
   checkDetails,
   DOCUMENT_KINDS,
   identityStatus,
   InvalidDocument,
   missingKinds,
+  PdfChecksBusy,
+  PdfQueueFull,
+  UPLOAD_WINDOW_MS,
+  UploadLimitReached,
+  uploadWaitSec,
   VerificationIncomplete,
   VerificationLocked,
 } from './identity.domain';
@@ -32,12 +37,16 @@ import {
   insertSubmission,
   latestSubmission,
   latestUploads,
+  lockAccountUploads,
   readDocumentContent,
   uploadTimesSince,
   type DocumentRow,
 } from './identity.repository';
 import { identityMetrics } from './identity.metrics';
 import { documentView } from './identity.view';
+import { createPdfInspectionQueue, type PdfInspectionLimits } from './pdf-inspection-queue';
+
+type Db = Kysely<Database> | Transaction<Database>;
 
 const security = [{ bearerAuth: [] }];
 const tags = ['identity'];
@@ -55,6 +64,10 @@ export interface IdentityPluginDeps {
   /** Where the queue gauges and refusal counters go (`identity.metrics.ts`); none without. */
   readonly registry?: Registry;
   readonly logger?: Logger;
+  /** Bounds of this app's PDF inspection queue (`pdfInspectionLimits(config)`); defaults without. */
+  readonly pdfInspections?: PdfInspectionLimits;
+  /** Opens a PDF once its turn comes: pdf.js in a worker thread unless a test holds it. */
+  readonly openPdf?: PdfOpener;
 }
 
 /** The refusals metric's reason for an upload refused by `error`, if it is an upload refusal. */
@@ -63,7 +76,9 @@ function refusalReason(error: unknown): string | undefined {
   if (error instanceof VerificationLocked) return 'locked';
   if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return 'size';
   if (error instanceof DomainError && error.code === 'UNSUPPORTED_MEDIA_TYPE') return 'form';
-  if (error instanceof DomainError && error.code === 'RATE_LIMITED') return 'daily_limit';
+  if (error instanceof UploadLimitReached) return 'daily_limit';
+  if (error instanceof PdfChecksBusy) return 'pdf_queue_account';
+  if (error instanceof PdfQueueFull) return 'pdf_queue_full';
   return undefined;
 }
 
@@ -88,23 +103,22 @@ export async function loadIdentity(db: Kysely<Database>, userId: string): Promis
   };
 }
 
-const DAY_MS = 86_400_000;
-
 /**
  * At most `IDENTITY_UPLOADS_PER_DAY` uploads per account in any 24 hours, counted in PostgreSQL so
- * every gateway instance sees the same count: each upload costs a PDF inspection and up to 10 MB
- * kept for years. Answers the seconds until the oldest counted upload leaves the window, or
- * undefined while under the limit.
+ * every gateway instance sees the same count: each upload costs an inspection and up to 10 MB kept
+ * for years. Exact only under `lockAccountUploads`; without the lock it is a cheap early refusal.
  */
-async function uploadWait(db: Kysely<Database>, userId: string, nowMs: number): Promise<number | undefined> {
-  const times = await uploadTimesSince(db, userId, new Date(nowMs - DAY_MS));
-  if (times.length < IDENTITY_UPLOADS_PER_DAY) return undefined;
-  const oldest = times[times.length - IDENTITY_UPLOADS_PER_DAY]!.getTime();
-  return Math.max(1, Math.ceil((oldest + DAY_MS - nowMs) / 1000));
+async function assertUnderDailyLimit(db: Db, userId: string, nowMs: number): Promise<void> {
+  const times = await uploadTimesSince(db, userId, new Date(nowMs - UPLOAD_WINDOW_MS));
+  const wait = uploadWaitSec(
+    times.map((t) => t.getTime()),
+    nowMs,
+  );
+  if (wait !== undefined) throw new UploadLimitReached(wait);
 }
 
 /** Uploads are refused while a submission is pending or once one is verified. */
-async function assertOpenForChanges(db: Kysely<Database>, userId: string): Promise<void> {
+async function assertOpenForChanges(db: Db, userId: string): Promise<void> {
   const latest = await latestSubmission(db, userId);
   if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
 }
@@ -163,6 +177,8 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
   const { db, clock } = deps;
   const metrics = deps.registry ? identityMetrics(deps.registry) : undefined;
   if (metrics && deps.logger) metrics.use({ db, clock, logger: deps.logger });
+  const pdfQueue = createPdfInspectionQueue(deps.pdfInspections);
+  const openPdf = deps.openPdf ?? openPdfInWorker;
   return async (app) => {
     // Only this plugin's routes take multipart bodies; everywhere else the API stays JSON only.
     await app.register(multipart, {
@@ -205,31 +221,25 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
       async (request, reply) => {
         const userId = request.user.id;
         try {
+          // Early, before the body is read: most refusals cost no 10 MB read and no inspection.
           await assertOpenForChanges(db, userId);
-          const wait = await uploadWait(db, userId, clock.now());
-          if (wait !== undefined) {
-            void reply.header('retry-after', String(wait));
-            throw new DomainError(
-              'RATE_LIMITED',
-              `At most ${IDENTITY_UPLOADS_PER_DAY} documents a day; try again in ${Math.ceil(wait / 3600)} h`,
-            );
-          }
+          await assertUnderDailyLimit(db, userId, clock.now());
           const { kind, bytes } = await readUpload(request);
-          const doc = await inspectDocument(bytes);
-          // Checked again after the upload: a submission sent meanwhile keeps its documents.
-          await assertOpenForChanges(db, userId);
-          const row = await insertDocument(db, {
-            id: randomUUID(),
-            userId,
-            kind,
-            doc,
-            bytes,
-            at: clock.now(),
+          const doc = await inspectDocument(bytes, (pdf) => pdfQueue.run(userId, () => openPdf(pdf)));
+          // Checked again under the account's lock, with the insert: uploads sent at once, or a
+          // submission sent meanwhile, were not counted by the early checks.
+          const row = await db.transaction().execute(async (trx) => {
+            await lockAccountUploads(trx, userId);
+            await assertOpenForChanges(trx, userId);
+            await assertUnderDailyLimit(trx, userId, clock.now());
+            return insertDocument(trx, { id: randomUUID(), userId, kind, doc, bytes, at: clock.now() });
           });
           return await reply.code(201).send(documentView(row));
         } catch (error) {
           const reason = refusalReason(error);
           if (reason) metrics?.refusedUploads.inc({ reason });
+          // The error handler adds Retry-After to 429s only; a full queue's 503 says when too.
+          if (error instanceof PdfQueueFull) void reply.header('retry-after', String(error.retryAfterSec));
           throw error;
         }
       },
@@ -252,6 +262,8 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
         const userId = request.user.id;
         const details = checkDetails(request.body, clock.now());
         await db.transaction().execute(async (trx) => {
+          // The uploads' lock: no document is added between reading the latest ones and the insert.
+          await lockAccountUploads(trx, userId);
           const latest = await latestSubmission(trx, userId);
           if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
           const uploads = await latestUploads(trx, userId);
