@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, env, readEnv, runtimeConfigSpec, type ConfigOf, type Reader } from '@updown/runtime';
 import { authConfigProblems, authConfigSpec } from './auth/auth.config';
+import { identityConfigSpec } from './identity/identity.config';
 
 /** The repository root, so default paths do not depend on the directory the process starts in. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -62,6 +63,7 @@ export const gatewayConfigSpec = {
   /** Loopback by default: only a scraper on the same host (or container) reaches it. */
   METRICS_HOST: env.string('127.0.0.1'),
   ...authConfigSpec,
+  ...identityConfigSpec,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

@@ -6,6 +6,7 @@ import { createAdminPlugin } from './admin/admin.routes';
 import type { GatewayPlugin } from './app';
 import { createAuthPlugin, type AuthPluginConfig } from './auth/index';
 import { createIdentityPlugin } from './identity/identity.routes';
+import type { PdfInspectionLimits } from './identity/pdf-inspection-queue';
 import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
 import { createDisputesPlugin } from './receipts/disputes.routes';
 import { createReceiptsPlugin } from './receipts/receipts.routes';
@@ -30,6 +31,8 @@ export interface GatewayFeatureDeps {
   readonly loadEvidence?: EvidenceLoader;
   /** The public keys checkpoints and receipts are signed with (`signingKey.keySet`). */
   readonly keySet: KeySet;
+  /** The PDF inspection queue's bounds; `pdfInspectionLimits(config)` reads them from the environment. */
+  readonly pdfInspections?: PdfInspectionLimits;
 }
 
 /**
@@ -46,7 +49,7 @@ export function gatewayPlugins(deps: GatewayFeatureDeps): GatewayPlugin[] {
     createMarketPlugin({ db, bus: deps.bus, logger, registry, clock, options: deps.market }),
     createTradesPlugin({ db, order: deps.order, clock, loadEvidence }),
     createWalletPlugin({ db, clock }),
-    createIdentityPlugin({ db, clock, registry, logger }),
+    createIdentityPlugin({ db, clock, registry, logger, pdfInspections: deps.pdfInspections }),
     createAdminPlugin({ db, clock, registry }),
     createLeaderboardPlugin({ db, clock }),
     createReceiptsPlugin({ db, keySet: deps.keySet }),

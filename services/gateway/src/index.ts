@@ -46,6 +46,7 @@ export {
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
 export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './identity/identity.routes';
 export { purgeExpiredIdentityData, startIdentityRetention } from './identity/identity-retention';
+export { identityConfigSpec, pdfInspectionLimits, type IdentityConfig } from './identity/identity.config';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
 export { recoverPayments, startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';

@@ -19,6 +19,7 @@ import { startIdentityRetention } from './identity/identity-retention';
 import { everyMigration } from './db/every-migration';
 import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';
+import { pdfInspectionLimits } from './identity/identity.config';
 import { startGateway, type RunningGateway } from './server';
 import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './standalone-config';
 
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
         auth: config,
         bus,
         market: marketPluginOptions(config),
+        pdfInspections: pdfInspectionLimits(config),
         order,
         // The public half of the key price-ingest and settlement sign with (the same SIGNING_KEY or DATA_DIR).
         keySet: (await resolveSigningKey(config, logger)).keySet,
