@@ -85,6 +85,7 @@ export async function createTraders(db: Kysely<Database>, baseUrl: string, count
       tokenHash: hashRefreshToken(token),
       createdAt: new Date(now),
       expiresAt: new Date(now + 3_600_000),
+      clientBinding: null,
     });
     refreshTokens[index] = token;
   });

@@ -183,9 +183,33 @@ export const SessionsEndedResponse = Type.Object(
 );
 export type SessionsEndedResponse = Static<typeof SessionsEndedResponse>;
 
-/** A signed-in user changing their own password: the current one proves it is them. */
+/**
+ * The authenticator code of a step-up (README "Step-up"): needed with the password when two-factor
+ * is on.
+ */
+const StepUpTotpCode = Type.String({
+  pattern: '^[0-9]{6}$',
+  description: "The account's current 6-digit authenticator code; required when two-factor is on",
+  ...refusal(undefined, { '*': 'The authenticator code is 6 digits' }),
+});
+
+/**
+ * A step-up: the password, and the code when two-factor is on. A sensitive action needs one from
+ * the last 5 minutes on the caller's session.
+ */
+export const StepUpRequest = RequestBody(
+  { password: Type.String(LOGIN_PASSWORD_FIELD), totp_code: Type.Optional(StepUpTotpCode) },
+  { title: 'StepUpRequest' },
+);
+export type StepUpRequest = Static<typeof StepUpRequest>;
+
+/** A signed-in user changing their own password: the current one (and code) is the step-up. */
 export const ChangePasswordRequest = RequestBody(
-  { current_password: Type.String(LOGIN_PASSWORD_FIELD), new_password: NewPassword },
+  {
+    current_password: Type.String(LOGIN_PASSWORD_FIELD),
+    new_password: NewPassword,
+    totp_code: Type.Optional(StepUpTotpCode),
+  },
   { title: 'ChangePasswordRequest' },
 );
 export type ChangePasswordRequest = Static<typeof ChangePasswordRequest>;
@@ -220,6 +244,24 @@ export const TwoFactorCodeRequest = RequestBody(
   { title: 'TwoFactorCodeRequest' },
 );
 export type TwoFactorCodeRequest = Static<typeof TwoFactorCodeRequest>;
+
+/**
+ * Turning two-factor on or off: the code, and optionally the password, which makes this request
+ * its own step-up (without it, the session needs a step-up from the last 5 minutes).
+ */
+export const TwoFactorChangeRequest = RequestBody(
+  {
+    token: Type.String({ minLength: 1, maxLength: 16, description: 'The 6-digit code' }),
+    password: Type.Optional(
+      Type.String({
+        ...LOGIN_PASSWORD_FIELD,
+        description: 'The account password: this request is its own step-up',
+      }),
+    ),
+  },
+  { title: 'TwoFactorChangeRequest' },
+);
+export type TwoFactorChangeRequest = Static<typeof TwoFactorChangeRequest>;
 
 export const AdminUserResponse = Type.Object(
   {

@@ -50,6 +50,8 @@ export {
   StatusOkResponse,
   TokenPairResponse,
   TwoFactorCodeRequest,
+  StepUpRequest,
+  TwoFactorChangeRequest,
   TwoFactorSetupResponse,
   UserResponse,
   UserRole,
@@ -177,3 +179,15 @@ export {
   VerificationsQuery,
   VerificationSummary,
 } from './identity';
+export {
+  ActiveSession,
+  ActiveSessionList,
+  SECURITY_ACTIVITY_LIMIT_DEFAULT,
+  SECURITY_ACTIVITY_LIMIT_MAX,
+  SecurityActivity,
+  SecurityActivityQuery,
+  SecurityEvent,
+  SecurityEventKind,
+  SessionIdParams,
+  StepUpResponse,
+} from './security';

@@ -45,7 +45,7 @@ export function gatewayPlugins(deps: GatewayFeatureDeps): GatewayPlugin[] {
   const loadEvidence: EvidenceLoader =
     deps.loadEvidence ?? ((tradeId) => loadSettlementEvidence(db, tradeId));
   return [
-    createAuthPlugin({ db, config: deps.auth, logger, clock }),
+    createAuthPlugin({ db, config: deps.auth, logger, clock, registry }),
     createMarketPlugin({ db, bus: deps.bus, logger, registry, clock, options: deps.market }),
     createTradesPlugin({ db, order: deps.order, clock, loadEvidence }),
     createWalletPlugin({ db, clock }),

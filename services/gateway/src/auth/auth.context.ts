@@ -4,6 +4,7 @@ import type { TokenClaims } from './auth.domain';
 import type { EndedSessions } from './ended-sessions';
 import type { GoogleVerifier } from './google-verifier';
 import type { PasswordHasher } from './password';
+import type { SecurityMetrics } from './security.metrics';
 import type { CookiePolicy } from './session-cookies';
 import type { ThrottlePolicy } from './sign-in-throttle.domain';
 
@@ -34,6 +35,8 @@ export interface AuthContext {
   readonly endedSessions: EndedSessions;
   /** The cookie form's attributes and CSRF key (see session-cookies.ts). */
   readonly cookiePolicy: CookiePolicy;
+  /** Refresh-token reuse and step-up outcomes, for operators. */
+  readonly metrics: SecurityMetrics;
   /** Absent when `GOOGLE_CLIENT_ID` is unset: Google sign-in answers 501. */
   readonly google: GoogleVerifier | undefined;
 }

@@ -100,7 +100,13 @@ describe('TOTP', () => {
 describe('refresh token family rule', () => {
   const now = 5_000;
   const grace = 1_000;
-  const live = { expiresAt: 10_000, rotatedAt: null, revokedAt: null, successorUnused: false };
+  const live = {
+    expiresAt: 10_000,
+    rotatedAt: null,
+    revokedAt: null,
+    successorUnused: false,
+    presentedBySuccessorsClient: false,
+  };
 
   it('rotates a live token', () => {
     expect(decideRefresh(live, now, grace)).toEqual({ action: 'rotate' });
@@ -124,7 +130,7 @@ describe('refresh token family rule', () => {
   });
 
   it('exchanges a spent token again only within the grace period and while its successor is unused', () => {
-    const spent = { ...live, rotatedAt: now - 999 };
+    const spent = { ...live, rotatedAt: now - 999, presentedBySuccessorsClient: true };
     expect(decideRefresh({ ...spent, successorUnused: true }, now, grace)).toEqual({ action: 'reissue' });
     // The successor was used: someone holds the live token, so this copy is a thief's or a victim's.
     expect(decideRefresh(spent, now, grace).action).toBe('revoke_family');
@@ -132,6 +138,17 @@ describe('refresh token family rule', () => {
     expect(decideRefresh({ ...spent, successorUnused: true }, now + 1, grace).action).toBe('revoke_family');
     // A grace period of zero turns the exception off.
     expect(decideRefresh({ ...spent, successorUnused: true }, now, 0).action).toBe('revoke_family');
+  });
+
+  it('treats a spent token from another client as theft, even within the grace period', () => {
+    const spent = { ...live, rotatedAt: now - 10, successorUnused: true };
+    expect(decideRefresh({ ...spent, presentedBySuccessorsClient: false }, now, grace)).toEqual({
+      action: 'revoke_family',
+      reason: 'reuse_by_other_client',
+    });
+    expect(decideRefresh({ ...spent, presentedBySuccessorsClient: true }, now, grace)).toEqual({
+      action: 'reissue',
+    });
   });
 
   it('does not raise the alarm twice for a family already revoked', () => {

@@ -117,13 +117,18 @@ export interface RefreshTokenState {
    * is, whether its answer may never have arrived. False for a token not rotated.
    */
   readonly successorUnused: boolean;
+  /**
+   * For a rotated token with an unused successor: whether the client presenting it again is the
+   * one the successor was issued to (`sameClient` in security.domain.ts). False otherwise.
+   */
+  readonly presentedBySuccessorsClient: boolean;
 }
 
 export type RefreshDecision =
   | { readonly action: 'rotate' }
   | { readonly action: 'reissue' }
   | { readonly action: 'reject'; readonly reason: 'unknown' | 'revoked' | 'expired' }
-  | { readonly action: 'revoke_family'; readonly reason: 'reuse' };
+  | { readonly action: 'revoke_family'; readonly reason: 'reuse' | 'reuse_by_other_client' };
 
 /**
  * What to do with a presented refresh token. A token that was already exchanged is proof that it
@@ -136,7 +141,9 @@ export type RefreshDecision =
  * a new one issued). A browser that left the page while its refresh was in flight, or two tabs that
  * refreshed with the same cookie at once, never received or kept the successor, and would otherwise
  * be signed out as thieves. Theft is still caught: whoever holds the retired successor presents a
- * spent token with no unused successor, and the family is revoked.
+ * spent token with no unused successor, and the family is revoked. The exception holds only for
+ * the client the successor was issued to (same address prefix and user agent): a thief replaying a
+ * copied token inside the grace from anywhere else is treated as the theft it is.
  */
 export function decideRefresh(
   token: RefreshTokenState | undefined,
@@ -146,9 +153,12 @@ export function decideRefresh(
   if (token === undefined) return { action: 'reject', reason: 'unknown' };
   if (token.revokedAt !== null) return { action: 'reject', reason: 'revoked' };
   if (token.rotatedAt !== null) {
-    return token.successorUnused && now - token.rotatedAt < graceMs
+    if (!token.successorUnused || now - token.rotatedAt >= graceMs) {
+      return { action: 'revoke_family', reason: 'reuse' };
+    }
+    return token.presentedBySuccessorsClient
       ? { action: 'reissue' }
-      : { action: 'revoke_family', reason: 'reuse' };
+      : { action: 'revoke_family', reason: 'reuse_by_other_client' };
   }
   if (now >= token.expiresAt) return { action: 'reject', reason: 'expired' };
   return { action: 'rotate' };

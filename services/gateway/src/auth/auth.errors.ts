@@ -190,3 +190,36 @@ export class WrongPassword extends DomainError {
     this.name = 'WrongPassword';
   }
 }
+
+/**
+ * A sensitive action (2FA on or off, a password change, anything deciding where money goes) on a
+ * session whose holder has not proved the password (and code) in the last five minutes.
+ */
+export class StepUpRequired extends DomainError {
+  constructor() {
+    super(
+      'STEP_UP_REQUIRED',
+      'Confirm your password first (and your authenticator code if two-factor is on): this action needs a check from the last 5 minutes. Send it with POST /api/auth/step-up or in this request.',
+    );
+    this.name = 'StepUpRequired';
+  }
+}
+
+/** A step-up on an account with two-factor on, without the authenticator code. */
+export class TwoFactorCodeRequired extends DomainError {
+  constructor() {
+    super(
+      'TWO_FACTOR_CODE_REQUIRED',
+      'Two-factor authentication is on: enter the code from your authenticator app too',
+    );
+    this.name = 'TwoFactorCodeRequired';
+  }
+}
+
+/** "End session" on a session that is not the caller's, or already ended. */
+export class SessionNotFound extends DomainError {
+  constructor() {
+    super('SESSION_NOT_FOUND', 'No such active session on your account');
+    this.name = 'SessionNotFound';
+  }
+}

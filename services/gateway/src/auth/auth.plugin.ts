@@ -11,6 +11,7 @@ import {
   type ConfigOf,
   type Database,
   type Logger,
+  type Registry,
   type RuntimeConfig,
 } from '@updown/runtime';
 import type { authConfigSpec } from './auth.config';
@@ -22,7 +23,9 @@ import { EndedSessions } from './ended-sessions';
 import { createGoogleVerifier } from './google-verifier';
 import { resolveJwtSecret } from './jwt-secret';
 import { PasswordHasher } from './password';
+import { securityMetrics } from './security.metrics';
 import { csrfKeyFrom } from './session-cookies';
+import { securityRoutes } from './security.routes';
 import { twoFactorRoutes } from './two-factor.routes';
 
 declare module 'fastify' {
@@ -74,6 +77,8 @@ export interface AuthPluginDeps {
   /** Defaults to the system clock; tests pass a `ManualClock` to step through TOTP periods. */
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
+  /** Where the security counters go; a private registry when absent (tests). */
+  readonly registry?: Registry;
   /** How often sessions ended by other processes are read; 1 s unless a test wants otherwise. */
   readonly endedSessionsSyncMs?: number;
 }
@@ -124,6 +129,7 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
         }) as AuthHook;
         await scope.register(authRoutes(ctx, hooks, limit));
         await scope.register(twoFactorRoutes(ctx, hooks, limit));
+        await scope.register(securityRoutes(ctx, hooks, limit));
       });
     },
     { name: AUTH_PLUGIN_NAME, fastify: '5.x' },
@@ -147,6 +153,7 @@ async function authContext(
     logger,
     hasher,
     signer,
+    metrics: securityMetrics(deps.registry),
     endedSessions: new EndedSessions({
       db: deps.db,
       clock,

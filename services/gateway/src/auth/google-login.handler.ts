@@ -4,6 +4,7 @@ import { googleIdentity, type GoogleIdentity } from './auth.domain';
 import type { AuthContext } from './auth.context';
 import { EmailTaken, GoogleEmailHasPassword, GoogleNotConfigured, InvalidGoogleToken } from './auth.errors';
 import { createAccount } from './accounts.handler';
+import type { ClientInfo } from './client-info';
 import { signIn } from './sessions.handler';
 import { findUserByEmail, findUserByGoogleSub, type UserRow } from './users.repository';
 
@@ -12,13 +13,17 @@ import { findUserByEmail, findUserByGoogleSub, type UserRow } from './users.repo
  * names. A first sign-in creates the account with a random password nobody knows. The answer has
  * the shape of a password login and respects two-factor.
  */
-export async function googleLogin(ctx: AuthContext, body: GoogleLoginRequest): Promise<LoginResponse> {
+export async function googleLogin(
+  ctx: AuthContext,
+  body: GoogleLoginRequest,
+  client: ClientInfo,
+): Promise<LoginResponse> {
   if (!ctx.google) throw new GoogleNotConfigured();
   const claims = await ctx.google.verify(body.session_token, ctx.clock.now());
   const checked = googleIdentity(claims, body.name ?? undefined);
   if (!checked.ok) throw new InvalidGoogleToken(checked.message);
   const user = await findOrCreate(ctx, checked.identity);
-  return signIn(ctx, user);
+  return signIn(ctx, user, client);
 }
 
 async function findOrCreate(ctx: AuthContext, identity: GoogleIdentity): Promise<UserRow> {

@@ -107,7 +107,7 @@ describe('secrets in logs', () => {
     expect(logged).toContain('request completed');
     expect(logged).toContain('/api/auth/refresh');
     expect(logged).toContain('reissued');
-    expect(logged).toContain('session family is revoked');
+    expect(logged).toContain('every session of the account is ended');
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(6);
       expect(logged).not.toContain(secret);

@@ -1,9 +1,12 @@
 import { normaliseEmail } from './auth.domain';
 import type { AuthContext } from './auth.context';
 import { InvalidCredentials } from './auth.errors';
+import { clientSeen, type ClientInfo } from './client-info';
+import { isFailureBurst } from './security.domain';
+import { insertSecurityEvent } from './security.repository';
 import { rememberSignIn, withSignInThrottle } from './sign-in-throttle';
 import { signIn, startSession, type SignInResult } from './sessions.handler';
-import { spendSignInCode } from './two-factor.handler';
+import { spendSignInCode } from './totp-codes';
 import { findUserByEmail, setPasswordHash, type UserRow } from './users.repository';
 
 /**
@@ -19,7 +22,7 @@ import { findUserByEmail, setPasswordHash, type UserRow } from './users.reposito
 export async function passwordLogin(
   ctx: AuthContext,
   input: { email: string; password: string; totp_code?: string | undefined },
-  clientAddress: string,
+  client: ClientInfo,
 ): Promise<SignInResult> {
   const email = normaliseEmail(input.email);
   const code = input.totp_code;
@@ -27,25 +30,44 @@ export async function passwordLogin(
   const attempt = {
     subject: email,
     kind: 'password' as const,
-    clientAddress,
+    clientAddress: client.address,
     accountCeiling: { rule: 'extra_step' as const, codeSent },
   };
-  const user = await withSignInThrottle(ctx, attempt, async () => {
-    const found = await findUserByEmail(ctx.db, email);
-    const matches = found
-      ? await ctx.hasher.verify(input.password, found.password_hash)
-      : await ctx.hasher.verifyNobody(input.password);
-    const refused = { ok: false as const, error: new InvalidCredentials(codeSent) };
-    if (!found || !matches) return refused;
-    // The code is looked at only after the right password, so a wrong password never spends it.
-    if (code !== undefined && !(await spendSignInCode(ctx, found, code))) return refused;
-    return { ok: true as const, value: found };
-  });
+  let account: UserRow | undefined;
+  const toldOfBurst = async (pairFailures: number): Promise<void> => {
+    if (account === undefined || !isFailureBurst(pairFailures, ctx.policy.throttle.freeFailures)) return;
+    const seen = clientSeen(client);
+    const at = new Date(ctx.clock.now());
+    await insertSecurityEvent(ctx.db, {
+      userId: account.id,
+      kind: 'sign_in_failures',
+      at,
+      sessionId: null,
+      client: seen,
+    });
+  };
+  const user = await withSignInThrottle(
+    ctx,
+    attempt,
+    async () => {
+      const found = await findUserByEmail(ctx.db, email);
+      account = found;
+      const matches = found
+        ? await ctx.hasher.verify(input.password, found.password_hash)
+        : await ctx.hasher.verifyNobody(input.password);
+      const refused = { ok: false as const, error: new InvalidCredentials(codeSent) };
+      if (!found || !matches) return refused;
+      // The code is looked at only after the right password, so a wrong password never spends it.
+      if (code !== undefined && !(await spendSignInCode(ctx, found, code))) return refused;
+      return { ok: true as const, value: found };
+    },
+    toldOfBurst,
+  );
   await upgradeHash(ctx, user, input.password);
   const answer = codeSent
-    ? { ...(await startSession(ctx, user)), requires_2fa: false }
-    : await signIn(ctx, user);
-  if (!answer.requires_2fa) await rememberSignIn(ctx, user.id, clientAddress);
+    ? { ...(await startSession(ctx, user, client)), requires_2fa: false }
+    : await signIn(ctx, user, client);
+  if (!answer.requires_2fa) await rememberSignIn(ctx, user.id, client.address);
   return answer;
 }
 

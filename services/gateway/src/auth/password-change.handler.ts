@@ -1,46 +1,40 @@
 import type { AuthUser } from './auth.domain';
 import { checkPassword } from './auth.domain';
 import type { AuthContext } from './auth.context';
-import { InvalidAccountDetails, Unauthenticated, WrongPassword } from './auth.errors';
-import { withSignInThrottle } from './sign-in-throttle';
+import { InvalidAccountDetails } from './auth.errors';
+import type { ClientInfo } from './client-info';
+import { recordSecurityEvent } from './sessions.handler';
 import { revokeUserSessions } from './sessions.repository';
-import { findUserById, setPasswordHash } from './users.repository';
+import { stepUp } from './step-up.handler';
+import { setPasswordHash } from './users.repository';
 
 /**
- * A signed-in user changes their password. The current password is checked under the same
- * throttle as sign-ins (a stolen access token is not a way to guess it faster), the new one must
- * meet the account rules and differ from it, and every other session of the account ends in the
- * same transaction as the new hash: whoever else held a session (or stole one) is signed out, and
- * their access tokens are refused from the next request. Returns how many sessions ended.
+ * A signed-in user changes their password. The current password (and, with two-factor on, the
+ * authenticator code) is the step-up: checked under the same throttle as sign-ins (a stolen access
+ * token is not a way to guess it faster). The new one must meet the account rules and differ from
+ * it, and every other session of the account ends in the same transaction as the new hash: whoever
+ * else held a session (or stole one) is signed out, and their access tokens are refused from the
+ * next request. Returns how many sessions ended.
  */
 export async function changePassword(
   ctx: AuthContext,
   caller: AuthUser,
-  input: { current_password: string; new_password: string },
-  clientAddress: string,
+  input: { current_password: string; new_password: string; totp_code?: string | undefined },
+  client: ClientInfo,
 ): Promise<number> {
-  const user = await findUserById(ctx.db, caller.id);
-  if (!user) throw new Unauthenticated('Account no longer exists');
-  const attempt = {
-    subject: user.email,
-    kind: 'password' as const,
-    clientAddress,
-    accountCeiling: { rule: 'none' as const },
-  };
-  await withSignInThrottle(ctx, attempt, async () =>
-    (await ctx.hasher.verify(input.current_password, user.password_hash))
-      ? { ok: true as const, value: undefined }
-      : { ok: false as const, error: new WrongPassword() },
-  );
+  // The new password's rules first: a refused change must not spend the authenticator code.
   const policy = checkPassword(input.new_password);
   if (!policy.ok) throw new InvalidAccountDetails(policy.message);
   if (input.new_password === input.current_password) {
     throw new InvalidAccountDetails('The new password must differ from the current one');
   }
+  const proof = { password: input.current_password, totpCode: input.totp_code };
+  const { user } = await stepUp(ctx, caller, proof, client);
   const hash = await ctx.hasher.hash(input.new_password);
   const now = ctx.clock.now();
   const ended = await ctx.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.id, hash, new Date(now));
+    await recordSecurityEvent(trx, caller, 'password_changed', now, client);
     return revokeUserSessions(trx, user.id, 'password_change', new Date(now), caller.sessionId);
   });
   ctx.endedSessions.add(ended, now);

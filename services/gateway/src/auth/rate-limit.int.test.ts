@@ -235,14 +235,17 @@ describe('sign-in throttle by account and address', () => {
     const account = newAccount('codes');
     await register(t.app, account);
     const { access_token } = await login(t.app, account.email, account.password);
+    // The step-up covers the client that made it: set up from the address the codes come from.
+    const address = freshAddress();
     const setup = await t.app.inject({
       method: 'POST',
       url: '/api/2fa/setup',
       headers: bearer(access_token),
+      payload: { password: account.password },
+      remoteAddress: address,
     });
     const good = await totp(setup.json().secret, t.clock);
     const wrong = good === '000000' ? '111111' : '000000';
-    const address = freshAddress();
     const enable = (token: string) =>
       t.app.inject({
         method: 'POST',
@@ -318,7 +321,9 @@ describe('per-account ceiling: the extra step for unknown addresses', () => {
     const account = newAccount('guarded');
     await register(t.app, account);
     const { access_token } = await login(t.app, account.email, account.password);
-    const { secret } = (await post('/api/2fa/setup', access_token, {}, home)).json();
+    const { secret } = (
+      await post('/api/2fa/setup', access_token, { password: account.password }, home)
+    ).json();
     expect(
       (await post('/api/2fa/enable', access_token, { token: await totp(secret, t.clock) }, home)).statusCode,
     ).toBe(200);

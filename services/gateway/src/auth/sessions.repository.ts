@@ -14,6 +14,8 @@ export interface NewRefreshToken {
   readonly tokenHash: string;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** `bindingOf` the client the token is issued to; null where no client is known. */
+  readonly clientBinding: string | null;
 }
 
 export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promise<void> {
@@ -28,6 +30,7 @@ export async function insertRefreshToken(db: Db, token: NewRefreshToken): Promis
       created_at: token.createdAt,
       expires_at: token.expiresAt,
       revoked_reason: null,
+      client_binding: token.clientBinding,
     })
     .execute();
 }
@@ -53,10 +56,10 @@ export function lockRefreshToken(
 export function lockUnusedSuccessor(
   trx: Transaction<Database>,
   parent: Pick<RefreshTokenRow, 'id' | 'family_id'>,
-): Promise<Pick<RefreshTokenRow, 'id'> | undefined> {
+): Promise<Pick<RefreshTokenRow, 'id' | 'client_binding'> | undefined> {
   return trx
     .selectFrom('refresh_tokens')
-    .select('id')
+    .select(['id', 'client_binding'])
     .where('family_id', '=', parent.family_id)
     .where('parent_id', '=', parent.id)
     .where('rotated_at', 'is', null)
@@ -69,19 +72,21 @@ export async function markRotated(trx: Transaction<Database>, id: string, now: D
   await trx.updateTable('refresh_tokens').set({ rotated_at: now }).where('id', '=', id).execute();
 }
 
-/** Revokes every live token of a family; returns how many were still live. */
+/** Revokes every live token of a family (of `userId`'s, when given); returns how many were still live. */
 export async function revokeFamily(
   db: Db,
   familyId: string,
   reason: RevokeReason,
   now: Date,
+  userId?: string,
 ): Promise<number> {
-  const result = await db
+  let update = db
     .updateTable('refresh_tokens')
     .set({ revoked_at: now, revoked_reason: reason })
     .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('revoked_at', 'is', null);
+  if (userId !== undefined) update = update.where('user_id', '=', userId);
+  const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 
@@ -136,10 +141,13 @@ export async function isSessionEnded(db: Db, sessionId: string): Promise<boolean
   return row !== undefined;
 }
 
-export function findFamilyOfToken(db: Db, tokenHash: string): Promise<{ family_id: string } | undefined> {
+export function findFamilyOfToken(
+  db: Db,
+  tokenHash: string,
+): Promise<{ family_id: string; user_id: string } | undefined> {
   return db
     .selectFrom('refresh_tokens')
-    .select('family_id')
+    .select(['family_id', 'user_id'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

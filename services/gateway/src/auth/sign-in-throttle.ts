@@ -58,6 +58,7 @@ export async function withSignInThrottle<T>(
   ctx: AuthContext,
   attempt: SignInAttempt,
   check: () => Promise<AttemptResult<T>>,
+  onFailure?: (pairFailures: number) => Promise<void>,
 ): Promise<T> {
   const key: ThrottleKey = {
     subject: attempt.subject,
@@ -65,7 +66,7 @@ export async function withSignInThrottle<T>(
     address: addressKey(attempt.clientAddress),
   };
   const now = ctx.clock.now();
-  const attemptId = await admit(ctx, key, attempt.accountCeiling, now);
+  const { attemptId, pairFailures } = await admit(ctx, key, attempt.accountCeiling, now);
   await pruneFailures(ctx.db, new Date(now - ctx.policy.throttle.windowMs), PRUNE_BATCH);
   let result: AttemptResult<T>;
   try {
@@ -77,7 +78,11 @@ export async function withSignInThrottle<T>(
     );
     throw error;
   }
-  if (!result.ok) throw result.error;
+  if (!result.ok) {
+    // The failures on this account and address so far, this one included (it was recorded).
+    await onFailure?.(pairFailures + 1);
+    throw result.error;
+  }
   await clearFailures(ctx.db, key);
   return result.value;
 }
@@ -85,14 +90,15 @@ export async function withSignInThrottle<T>(
 /**
  * Decides under the locks of the attempt's address and account (so attempts arriving together
  * are decided one after the other, each counting those before it) and records an admitted
- * attempt before the locks are released. Returns the recorded attempt's id.
+ * attempt before the locks are released. Returns the recorded attempt's id and how many failures
+ * the account had on this address before it.
  */
 async function admit(
   ctx: AuthContext,
   key: ThrottleKey,
   accountRule: SignInAttempt['accountCeiling'],
   now: number,
-): Promise<number> {
+): Promise<{ attemptId: number; pairFailures: number }> {
   const policy = ctx.policy.throttle;
   const since = new Date(now - policy.windowMs);
   const outcome = await ctx.db
@@ -114,14 +120,15 @@ async function admit(
       const codeSent = accountRule.rule === 'extra_step' && accountRule.codeSent;
       const decision = decideAttempt({ state, accountCeiling, knownAddress, codeSent }, now, policy);
       if (decision.action !== 'check') return { admitted: false, decision } as const;
-      return { admitted: true, attemptId: await recordAttempt(trx, key, new Date(now)) } as const;
+      const attemptId = await recordAttempt(trx, key, new Date(now));
+      return { admitted: true, attemptId, pairFailures: state.pairFailures } as const;
     })
     .catch((error: unknown) => {
       if ((error as { code?: string }).code === PG_LOCK_NOT_AVAILABLE) throw new SignInBusy();
       throw error;
     });
   if (!outcome.admitted) throw refusal(outcome.decision, now);
-  return outcome.attemptId;
+  return { attemptId: outcome.attemptId, pairFailures: outcome.pairFailures };
 }
 
 function refusal(decision: Exclude<ThrottleDecision, { action: 'check' }>, now: number): DomainError {

@@ -1,13 +1,15 @@
-import { generateSecret, generateURI, verify } from 'otplib';
+import { generateSecret, generateURI } from 'otplib';
 import QRCode from 'qrcode';
 import type { TwoFactorSetupResponse } from '@updown/schemas/api';
-import { isFreshTotpStep, isTotpCodeShape, TOTP_PERIOD_SEC } from './auth.domain';
+import type { AuthUser } from './auth.domain';
 import type { AuthContext } from './auth.context';
-import { InvalidTwoFactorCode, TwoFactorCodeUsed, TwoFactorState, Unauthenticated } from './auth.errors';
-import { rememberSignIn, withSignInThrottle, type AttemptResult } from './sign-in-throttle';
-import { startSession, type SessionTokens } from './sessions.handler';
+import { TwoFactorState, Unauthenticated } from './auth.errors';
+import type { ClientInfo } from './client-info';
+import { rememberSignIn } from './sign-in-throttle';
+import { recordSecurityEvent, startSession, type SessionTokens } from './sessions.handler';
+import { requireFreshStepUp, requireStepUp, stepUp, type StepUpProof } from './step-up.handler';
+import { spendCode } from './totp-codes';
 import {
-  claimTotpStep,
   disableTwoFactor,
   enableTwoFactor,
   findUserById,
@@ -18,22 +20,6 @@ import {
 /** The issuer authenticator apps show next to the account. */
 export const TOTP_ISSUER = 'Updown';
 
-/**
- * The time step a code belongs to, or undefined. One step either side is accepted for clock drift
- * between the phone and the server (RFC 6238 §5.2).
- */
-export async function matchTotp(secret: string, code: string, nowMs: number): Promise<number | undefined> {
-  if (!isTotpCodeShape(code)) return undefined;
-  const result = await verify({
-    secret,
-    token: code,
-    epoch: Math.floor(nowMs / 1000),
-    epochTolerance: TOTP_PERIOD_SEC,
-  });
-  // The functional API types TOTP and HOTP results as one union; only TOTP has a time step.
-  return result.valid && 'timeStep' in result ? result.timeStep : undefined;
-}
-
 async function loadUser(ctx: AuthContext, userId: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new Unauthenticated('Account no longer exists');
@@ -41,50 +27,18 @@ async function loadUser(ctx: AuthContext, userId: string): Promise<UserRow> {
 }
 
 /**
- * Checks a code under the sign-in throttle (wrong codes count like wrong passwords, by user id and
- * client address) and spends its time step, so the same code is never accepted twice even by two
- * requests at the same instant.
+ * Starts setup: a new pending secret (replacing an unconfirmed one), its URL and a QR code. Needs a
+ * step-up: a session alone (a stolen refresh token) must not be able to bind its own authenticator.
  */
-async function spendCode(
+export async function setupTwoFactor(
   ctx: AuthContext,
-  user: UserRow,
-  secret: string,
-  code: string,
-  clientAddress: string,
-): Promise<number> {
-  const attempt = {
-    subject: user.id,
-    kind: 'totp' as const,
-    clientAddress,
-    accountCeiling: { rule: 'refuse' as const },
-  };
-  return withSignInThrottle(ctx, attempt, async (): Promise<AttemptResult<number>> => {
-    const step = await matchTotp(secret, code, ctx.clock.now());
-    if (step === undefined) return { ok: false, error: new InvalidTwoFactorCode() };
-    if (!isFreshTotpStep(user.twofa_last_step, step)) return { ok: false, error: new TwoFactorCodeUsed() };
-    if (user.twofa_enabled && !(await claimTotpStep(ctx.db, user.id, step))) {
-      return { ok: false, error: new TwoFactorCodeUsed() };
-    }
-    return { ok: true, value: step };
-  });
-}
-
-/**
- * A code sent with the password at sign-in (the extra step of the sign-in throttle), checked and
- * spent like the second step's; the caller's throttle counts a failure. An account without
- * two-factor has no right code, so the answer cannot tell it from a wrong one.
- */
-export async function spendSignInCode(ctx: AuthContext, user: UserRow, code: string): Promise<boolean> {
-  if (!user.twofa_enabled || user.twofa_secret === null) return false;
-  const step = await matchTotp(user.twofa_secret, code, ctx.clock.now());
-  if (step === undefined || !isFreshTotpStep(user.twofa_last_step, step)) return false;
-  return claimTotpStep(ctx.db, user.id, step);
-}
-
-/** Starts setup: a new pending secret (replacing an unconfirmed one), its URL and a QR code. */
-export async function setupTwoFactor(ctx: AuthContext, userId: string): Promise<TwoFactorSetupResponse> {
-  const user = await loadUser(ctx, userId);
+  caller: AuthUser,
+  proof: StepUpProof | undefined,
+  client: ClientInfo,
+): Promise<TwoFactorSetupResponse> {
+  const user = await loadUser(ctx, caller.id);
   if (user.twofa_enabled) throw new TwoFactorState('TWO_FACTOR_ALREADY_ENABLED');
+  await requireStepUp(ctx, caller, proof, client);
   const secret = generateSecret();
   await setPendingTwoFactorSecret(ctx.db, user.id, secret, new Date(ctx.clock.now()));
   const otpauthUrl = generateURI({ issuer: TOTP_ISSUER, label: user.email, secret });
@@ -92,22 +46,31 @@ export async function setupTwoFactor(ctx: AuthContext, userId: string): Promise<
   return { secret, otpauth_url: otpauthUrl, qr_code: qrCode };
 }
 
-/** Confirms setup with a first code from the app, which proves the secret was stored there. */
+/**
+ * Confirms setup with a first code from the app, which proves the secret was stored there; needs a
+ * step-up like the setup (the one the setup made covers it for five minutes).
+ */
 export async function enableTwoFactorWithCode(
   ctx: AuthContext,
-  userId: string,
+  caller: AuthUser,
   code: string,
-  clientAddress: string,
+  proof: StepUpProof | undefined,
+  client: ClientInfo,
 ): Promise<void> {
-  const user = await loadUser(ctx, userId);
+  const user = await loadUser(ctx, caller.id);
   if (user.twofa_enabled) throw new TwoFactorState('TWO_FACTOR_ALREADY_ENABLED');
   const pending = user.twofa_pending_secret;
   if (pending === null) throw new TwoFactorState('TWO_FACTOR_NOT_SET_UP');
-  const step = await spendCode(ctx, user, pending, code, clientAddress);
-  if (!(await enableTwoFactor(ctx.db, user.id, pending, step, new Date(ctx.clock.now())))) {
-    // Another request enabled it or started a new setup between our read and this write.
-    throw new TwoFactorState('TWO_FACTOR_NOT_SET_UP');
-  }
+  await requireStepUp(ctx, caller, proof, client);
+  const step = await spendCode(ctx, user, pending, code, client.address);
+  const now = ctx.clock.now();
+  const enabled = await ctx.db.transaction().execute(async (trx) => {
+    if (!(await enableTwoFactor(trx, user.id, pending, step, new Date(now)))) return false;
+    await recordSecurityEvent(trx, caller, 'two_factor_enabled', now, client);
+    return true;
+  });
+  // Another request enabled it or started a new setup between our read and this write.
+  if (!enabled) throw new TwoFactorState('TWO_FACTOR_NOT_SET_UP');
 }
 
 /**
@@ -118,27 +81,41 @@ export async function verifyTwoFactorLogin(
   ctx: AuthContext,
   userId: string,
   code: string,
-  clientAddress: string,
+  client: ClientInfo,
 ): Promise<SessionTokens> {
   const user = await loadUser(ctx, userId);
   if (!user.twofa_enabled || user.twofa_secret === null) {
     throw new Unauthenticated('Two-factor verification is not pending; sign in again');
   }
-  await spendCode(ctx, user, user.twofa_secret, code, clientAddress);
-  const session = await startSession(ctx, user);
-  await rememberSignIn(ctx, user.id, clientAddress);
+  await spendCode(ctx, user, user.twofa_secret, code, client.address);
+  const session = await startSession(ctx, user, client);
+  await rememberSignIn(ctx, user.id, client.address);
   return session;
 }
 
-/** Turning 2FA off needs a current code, so a stolen access token alone cannot remove it. */
+/**
+ * Turning 2FA off needs a current code and a step-up, so neither a stolen access token nor a
+ * stolen session can remove it. With the password in the request, the body's code is the step-up's
+ * code (checked and spent once); without it, the session's step-up must be fresh and the code is a
+ * new one.
+ */
 export async function disableTwoFactorWithCode(
   ctx: AuthContext,
-  userId: string,
-  code: string,
-  clientAddress: string,
+  caller: AuthUser,
+  input: { code: string; password: string | undefined },
+  client: ClientInfo,
 ): Promise<void> {
-  const user = await loadUser(ctx, userId);
+  const user = await loadUser(ctx, caller.id);
   if (!user.twofa_enabled || user.twofa_secret === null) throw new TwoFactorState('TWO_FACTOR_NOT_ENABLED');
-  await spendCode(ctx, user, user.twofa_secret, code, clientAddress);
-  await disableTwoFactor(ctx.db, user.id, new Date(ctx.clock.now()));
+  if (input.password !== undefined) {
+    await stepUp(ctx, caller, { password: input.password, totpCode: input.code }, client);
+  } else {
+    await requireFreshStepUp(ctx, caller, client);
+    await spendCode(ctx, user, user.twofa_secret, input.code, client.address);
+  }
+  const now = ctx.clock.now();
+  await ctx.db.transaction().execute(async (trx) => {
+    await disableTwoFactor(trx, user.id, new Date(now));
+    await recordSecurityEvent(trx, caller, 'two_factor_disabled', now, client);
+  });
 }

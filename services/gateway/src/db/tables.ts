@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { NullableTimestamp, Timestamp } from '@updown/runtime';
+import type { SecurityEventKind } from '../auth/security.domain';
 
 /**
  * The gateway's tables: accounts, refresh tokens, failed sign-ins, the addresses accounts signed in
@@ -39,6 +40,35 @@ export interface RefreshTokensTable {
   rotated_at: NullableTimestamp;
   revoked_at: NullableTimestamp;
   revoked_reason: string | null;
+  /** `clientBinding` of the client the token was issued to; null for tokens issued before it was kept. */
+  client_binding: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One row per session (refresh-token family): what the owner's session list shows. */
+export interface SessionsTable {
+  /** The refresh-token family id, which access tokens carry as `sid`. */
+  id: string;
+  user_id: string;
+  created_at: Timestamp;
+  /** The last sign-in or refresh: access tokens live minutes, so this is within one token's life. */
+  last_seen_at: Timestamp;
+  address: string | null;
+  user_agent: string | null;
+  /** When the holder last proved the password (and code): the step-up claim sensitive actions need. */
+  step_up_at: NullableTimestamp;
+  /** The client (`bindingOf`) that proved it: the claim covers that client only. */
+  step_up_binding: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export interface SecurityEventsTable {
+  /** bigint, read as a number (the runtime parses int8): far below 2^53 for any real count. */
+  id: Generated<number>;
+  user_id: string;
+  kind: SecurityEventKind;
+  occurred_at: Timestamp;
+  session_id: string | null;
+  address: string | null;
+  user_agent: string | null;
 }
 
 export interface LoginFailuresTable {
@@ -108,6 +138,8 @@ declare module '@updown/runtime' {
   interface Database {
     users: UsersTable;
     refresh_tokens: RefreshTokensTable;
+    sessions: SessionsTable;
+    security_events: SecurityEventsTable;
     login_failures: LoginFailuresTable;
     sign_in_addresses: SignInAddressesTable;
     admin_audit: AdminAuditTable;

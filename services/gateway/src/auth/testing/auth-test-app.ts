@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
 import { expect } from 'vitest';
-import { createMetricsRegistry, ManualClock, type Database, type Logger } from '@updown/runtime';
+import {
+  createMetricsRegistry,
+  ManualClock,
+  type Database,
+  type Logger,
+  type Registry,
+} from '@updown/runtime';
 import { buildApp, type GatewayPlugin } from '../../app';
 import type { GatewayInstance } from '../../http/instance';
 import { memoryLogger } from '../../testing/test-app';
@@ -33,6 +39,8 @@ export const TEST_AUTH_CONFIG: AuthPluginConfig = {
 
 export interface AuthTestApp {
   readonly app: GatewayInstance;
+  /** The registry the app and the auth plugin count on. */
+  readonly registry: Registry;
   readonly clock: ManualClock;
   readonly logs: () => Record<string, unknown>[];
   /** Every log line as written, for substring checks. */
@@ -56,6 +64,7 @@ export async function authTestApp(
   const clock = new ManualClock(Date.now());
   const memory = memoryLogger('debug');
   const logger = options.logger ?? memory.logger;
+  const registry = createMetricsRegistry();
   const app = buildApp({
     config: {
       CONSOLE_DIR: '/nonexistent',
@@ -64,13 +73,14 @@ export async function authTestApp(
       TRUST_PROXY: options.trustProxy ?? [],
     },
     logger,
-    registry: createMetricsRegistry(),
+    registry,
     db,
     plugins: [
       createAuthPlugin({
         db,
         logger,
         clock,
+        registry,
         config: { ...TEST_AUTH_CONFIG, ...options.config },
         endedSessionsSyncMs: options.endedSessionsSyncMs,
       }),
@@ -80,6 +90,7 @@ export async function authTestApp(
   await app.ready();
   return {
     app,
+    registry,
     clock,
     logs: memory.lines,
     logText: () => JSON.stringify(memory.lines()),

@@ -5,6 +5,7 @@ import * as loginFailures from './0022_login_failures';
 import * as identity from './0023_identity';
 import * as signInThrottle from './0024_sign_in_throttle';
 import * as sessionEndings from './0025_session_endings';
+import * as sessionsAndSecurityActivity from './0026_sessions_and_security_activity';
 import * as adminAudit from './0040a_admin_audit';
 
 /** The gateway's tables: accounts, sessions, sign-in failures and known addresses, identity verification and the admin audit trail. */
@@ -17,6 +18,7 @@ export const gatewayMigrations: MigrationSet = {
     '0023_identity': identity,
     '0024_sign_in_throttle': signInThrottle,
     '0025_session_endings': sessionEndings,
+    '0026_sessions_and_security_activity': sessionsAndSecurityActivity,
     '0040a_admin_audit': adminAudit,
   },
 };
