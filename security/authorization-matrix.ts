@@ -92,6 +92,12 @@ function adminOnly(status: number): Expected {
 }
 
 const CODE_NOT_CHECKED = '000000';
+const SOME_UUID = '00000000-0000-4000-8000-000000000000';
+
+/** The caller's password as a step-up, or a dummy for principals that never pass the auth check. */
+function stepUpProof(c: CaseContext): { password: string } {
+  return { password: c.caller?.password ?? 'not-checked' };
+}
 
 /** A code the caller's account can use, or a dummy for principals that never pass the auth check. */
 async function twoFactorCode(c: CaseContext, enable: boolean): Promise<string> {
@@ -187,9 +193,11 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
   },
 
   // Two-factor.
+  // Sensitive actions carry their step-up (the caller's password), so the case does not depend on
+  // how long ago the principal signed in; the step-up itself is tested in security.int.test.ts.
   'POST /api/2fa/setup': {
     expect: signedIn(200),
-    request: () => ({ method: 'POST', url: '/api/2fa/setup' }),
+    request: (c) => ({ method: 'POST', url: '/api/2fa/setup', payload: stepUpProof(c) }),
   },
   'POST /api/2fa/enable': {
     freshCaller: true,
@@ -197,7 +205,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     request: async (c) => ({
       method: 'POST',
       url: '/api/2fa/enable',
-      payload: { token: await twoFactorCode(c, false) },
+      payload: { token: await twoFactorCode(c, false), ...stepUpProof(c) },
     }),
   },
   'POST /api/2fa/verify': {
@@ -220,8 +228,30 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     request: async (c) => ({
       method: 'POST',
       url: '/api/2fa/disable',
-      payload: { token: await twoFactorCode(c, true) },
+      payload: { token: await twoFactorCode(c, true), ...stepUpProof(c) },
     }),
+  },
+  'POST /api/auth/step-up': {
+    expect: signedIn(200),
+    request: (c) => ({ method: 'POST', url: '/api/auth/step-up', payload: stepUpProof(c) }),
+  },
+  'GET /api/auth/sessions': { expect: signedIn(200), request: () => get('/api/auth/sessions') },
+  // Ends one of the caller's own sessions: a fresh caller signs in once more and ends that one.
+  'DELETE /api/auth/sessions/:id': {
+    expect: signedIn(200),
+    freshCaller: true,
+    request: async (c) => ({
+      method: 'DELETE',
+      url: `/api/auth/sessions/${c.caller ? await c.fx.secondSessionOf(c.caller) : SOME_UUID}`,
+    }),
+  },
+  'GET /api/auth/security-activity': {
+    expect: signedIn(200),
+    request: () => get('/api/auth/security-activity'),
+  },
+  'GET /api/admin/users/:id/security-activity': {
+    expect: adminOnly(200),
+    request: (c) => get(`/api/admin/users/${c.fx.principals.owner.id}/security-activity`),
   },
 
   // Market data: public, the socket included.

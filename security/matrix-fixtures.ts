@@ -82,6 +82,12 @@ export class MatrixFixtures extends PlatformApi {
     return `${header}.${forged}.${signature}`;
   }
 
+  /** Signs `account` in once more and answers the new session's id (its access token's `sid`). */
+  async secondSessionOf(account: { email: string; password: string }): Promise<string> {
+    const { access_token } = await this.login(account);
+    return String(tokenClaims(access_token).sid);
+  }
+
   /** A live refresh token of A with one character changed. */
   async tamperedRefreshToken(): Promise<string> {
     const token = await this.freshRefreshToken(this.principals.owner);

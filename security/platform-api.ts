@@ -136,9 +136,11 @@ export class PlatformApi {
     return generate({ secret: account.secret, epoch: (step * TOTP_STEP_MS) / 1000 });
   }
 
-  /** Starts two-factor setup for the account; answers its secret. */
+  /** Starts two-factor setup for the account (the password is the step-up); answers its secret. */
   async setUpTwoFactor(account: Identity): Promise<TotpAccount> {
-    const { secret } = await this.call<{ secret: string }>('POST', '/api/2fa/setup', account.accessToken);
+    const { secret } = await this.call<{ secret: string }>('POST', '/api/2fa/setup', account.accessToken, {
+      password: account.password,
+    });
     return { secret, lastStep: Number.NEGATIVE_INFINITY };
   }
 

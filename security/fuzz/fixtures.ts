@@ -70,7 +70,9 @@ export async function identities(inject: Inject, clock: Clock): Promise<Identiti
   const admin = await signIn(inject, TEST_ADMIN.email, TEST_ADMIN.password);
   const user = await signUp(inject, 'Fuzz User', 'fuzz.user@example.com', 'Fuzz-pass-123');
   const guarded = await signUp(inject, 'Fuzz Guarded', 'fuzz.2fa@example.com', 'Fuzz-pass-456');
-  const { secret } = await call<{ secret: string }>(inject, 'POST', '/api/2fa/setup', guarded);
+  const { secret } = await call<{ secret: string }>(inject, 'POST', '/api/2fa/setup', guarded, {
+    password: 'Fuzz-pass-456',
+  });
   const totp = await generate({ secret, epoch: Math.floor(clock.now() / 1000) });
   await call(inject, 'POST', '/api/2fa/enable', guarded, { token: totp });
   const pendingTwoFactor = await signIn(inject, 'fuzz.2fa@example.com', 'Fuzz-pass-456');
