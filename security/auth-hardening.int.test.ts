@@ -168,7 +168,7 @@ describe('the platform in process', () => {
     for (const url of ['/api/2fa/verify', '/api/auth/refresh', '/api/wallet/deposit', '/api/trades/place']) {
       expect(text, `the journey is in the log: ${url}`).toContain(url);
     }
-    expect(text).toContain('session family is revoked');
+    expect(text).toContain('every session of the account is ended');
     for (const secret of secrets) {
       expect(secret.length).toBeGreaterThan(8);
       expect(text.includes(secret), `a secret (${secret.slice(0, 4)}…) is in the log`).toBe(false);
@@ -237,6 +237,50 @@ describe('the platform in process', () => {
       (await fx.inject({ url: '/api/wallet', headers: { authorization: `Bearer ${owner.accessToken}` } }))
         .statusCode,
     ).toBe(200);
+  });
+
+  it('a stolen refresh token neither locks the owner out nor goes unnoticed', async () => {
+    // The owner at home, the thief elsewhere with a copy of the owner's refresh token.
+    const home = { remoteAddress: '198.51.100.20', headers: { 'user-agent': 'OwnerBrowser/1.0' } };
+    const away = { remoteAddress: '203.0.113.99', headers: { 'user-agent': 'ThiefTool/2.0' } };
+    const owner = await fx.freshUser('stolen');
+    const stolen = await fx.login(owner);
+
+    // The thief renews first: a session, but a refresh is no step-up, so no authenticator of theirs.
+    const theirs = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: stolen.refresh_token },
+      ...away,
+    });
+    expect(theirs.statusCode).toBe(200);
+    const thiefBearer = { ...away.headers, authorization: `Bearer ${theirs.json().access_token}` };
+    for (const url of ['/api/2fa/setup', '/api/auth/step-up']) {
+      const res = await fx.inject({ method: 'POST', url, headers: thiefBearer, ...pick(away) });
+      expect([400, 403], url).toContain(res.statusCode);
+      expect(res.json().detail, url).toEqual(expect.any(String));
+    }
+    // The owner's app presents the spent token within the grace, from its own place: the answer
+    // is meant for whoever got the successor, and that was not this client. Everything ends.
+    const owners = await fx.inject({
+      method: 'POST',
+      url: '/api/auth/refresh',
+      payload: { refresh_token: stolen.refresh_token },
+      ...home,
+    });
+    expect(owners.statusCode).toBe(401);
+    const wallet = await fx.inject({ url: '/api/wallet', headers: thiefBearer, ...pick(away) });
+    expect(wallet.statusCode).toBe(401);
+
+    // The owner signs in with the password as before (no code was bound) and is told why.
+    const again = await fx.login(owner);
+    expect(again.requires_2fa).toBe(false);
+    const activity = await fx.call<{ events: Array<{ kind: string; description: string }> }>(
+      'GET',
+      '/api/auth/security-activity',
+      again.access_token,
+    );
+    expect(activity.events.map((event) => event.kind)).toContain('refresh_token_reused');
   });
 
   it('refuses forged access tokens of every kind', async () => {
@@ -330,6 +374,10 @@ describe('the platform in process', () => {
 interface Tokens {
   access_token: string;
   refresh_token: string;
+}
+
+function pick(client: { remoteAddress: string }): { remoteAddress: string } {
+  return { remoteAddress: client.remoteAddress };
 }
 
 function jsonPost(body: object): RequestInit {
