@@ -218,7 +218,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -269,7 +269,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description `cookie` (browsers): the session is answered as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty. Absent, or any other value: the refresh token is in the body. */
+          'x-updown-session'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -315,7 +318,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -369,9 +372,17 @@ export interface paths {
           /** @description The refresh token, for clients that cannot send a body. Prefer the JSON body: a URL lands in logs and proxies. When both are sent they must be equal. */
           refresh_token?: string;
         };
-        header?: never;
+        header?: {
+          /** @description `cookie` (browsers): the session is answered as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty. Absent, or any other value: the refresh token is in the body. */
+          'x-updown-session'?: string;
+          /** @description The value of the `updown_csrf` cookie. Required when the refresh token comes in the `updown_refresh` cookie (403 `CSRF_REJECTED` otherwise, and nothing changes); not read otherwise. */
+          'x-csrf-token'?: string;
+        };
         path?: never;
-        cookie?: never;
+        cookie?: {
+          /** @description The browser's refresh token, set by a sign-in with `X-Updown-Session: cookie`. Used when neither the body nor the query carries `refresh_token`, and only with `X-CSRF-Token`. */
+          updown_refresh?: string;
+        };
       };
       requestBody?: {
         content: {
@@ -424,7 +435,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -478,9 +489,15 @@ export interface paths {
           /** @description The refresh token, for clients that cannot send a body. Prefer the JSON body: a URL lands in logs and proxies. When both are sent they must be equal. */
           refresh_token?: string;
         };
-        header?: never;
+        header?: {
+          /** @description The value of the `updown_csrf` cookie. Required when the refresh token comes in the `updown_refresh` cookie (403 `CSRF_REJECTED` otherwise, and nothing changes); not read otherwise. */
+          'x-csrf-token'?: string;
+        };
         path?: never;
-        cookie?: never;
+        cookie?: {
+          /** @description The browser's refresh token, set by a sign-in with `X-Updown-Session: cookie`. Used when neither the body nor the query carries `refresh_token`, and only with `X-CSRF-Token`. */
+          updown_refresh?: string;
+        };
       };
       requestBody?: {
         content: {
@@ -524,7 +541,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -590,6 +607,15 @@ export interface paths {
             'application/json': components['schemas']['SessionsEnded'];
           };
         };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
           headers: {
@@ -608,7 +634,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -654,7 +680,7 @@ export interface paths {
     put?: never;
     /**
      * Change the caller's password; every other session ends
-     * @description Needs the current password (wrong ones are throttled like sign-ins). The session that asks continues; every other session of the account ends, its access tokens included.
+     * @description Needs the current password (wrong ones are throttled like sign-ins) and, when two-factor is on, `totp_code` (400 `TWO_FACTOR_CODE_REQUIRED` without it): they are this request's step-up. The session that asks continues; every other session of the account ends, its access tokens included.
      */
     post: {
       parameters: {
@@ -705,7 +731,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -810,7 +836,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description `cookie` (browsers): the session is answered as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty. Absent, or any other value: the refresh token is in the body. */
+          'x-updown-session'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -865,7 +894,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -918,7 +947,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Start setup: a new secret, its otpauth URL and a QR code */
+    /**
+     * Start setup: a new secret, its otpauth URL and a QR code
+     * @description A sensitive action: send `password` (and `totp_code` when two-factor is on) in the body, or step up first with `POST /api/auth/step-up`; otherwise 403 `STEP_UP_REQUIRED` and nothing changes.
+     */
     post: {
       parameters: {
         query?: never;
@@ -926,7 +958,11 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['StepUpRequest'] | (never | null);
+        };
+      };
       responses: {
         /** @description Start setup: a new secret, its otpauth URL and a QR code */
         200: {
@@ -937,8 +973,26 @@ export interface paths {
             'application/json': components['schemas']['TwoFactorSetup'];
           };
         };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
           headers: {
             [name: string]: unknown;
           };
@@ -964,7 +1018,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1008,7 +1062,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Turn two-factor on with a first code from the authenticator app */
+    /**
+     * Turn two-factor on with a first code from the authenticator app
+     * @description A sensitive action: send `password` (and `totp_code` when two-factor is on) in the body, or step up first with `POST /api/auth/step-up`; otherwise 403 `STEP_UP_REQUIRED` and nothing changes. The setup's step-up covers it for 5 minutes.
+     */
     post: {
       parameters: {
         query?: never;
@@ -1018,7 +1075,7 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': components['schemas']['TwoFactorCodeRequest'];
+          'application/json': components['schemas']['TwoFactorChangeRequest'];
         };
       };
       responses: {
@@ -1049,6 +1106,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description Conflicts with the current state; `detail` says how */
         409: {
           headers: {
@@ -1067,7 +1133,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1118,7 +1184,10 @@ export interface paths {
     post: {
       parameters: {
         query?: never;
-        header?: never;
+        header?: {
+          /** @description `cookie` (browsers): the session is answered as the HttpOnly cookie `updown_refresh` (Path=/api/auth, SameSite=Strict) with its CSRF token in the cookie `updown_csrf`, and `refresh_token` in the body is empty. Absent, or any other value: the refresh token is in the body. */
+          'x-updown-session'?: string;
+        };
         path?: never;
         cookie?: never;
       };
@@ -1164,7 +1233,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1208,7 +1277,10 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** Turn two-factor off; needs a current code */
+    /**
+     * Turn two-factor off; needs a current code and a step-up
+     * @description With `password`, this request is its own step-up and `token` is its code. Without it, the session needs a step-up from the last 5 minutes (403 `STEP_UP_REQUIRED` otherwise) and `token` must be a code not used by that step-up.
+     */
     post: {
       parameters: {
         query?: never;
@@ -1218,17 +1290,123 @@ export interface paths {
       };
       requestBody: {
         content: {
-          'application/json': components['schemas']['TwoFactorCodeRequest'];
+          'application/json': components['schemas']['TwoFactorChangeRequest'];
         };
       };
       responses: {
-        /** @description Turn two-factor off; needs a current code */
+        /** @description Turn two-factor off; needs a current code and a step-up */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
             'application/json': components['schemas']['StatusOk'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/step-up': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm the password (and authenticator code) before a sensitive action
+     * @description For 5 minutes after it, this session may turn two-factor on or off and change the password without sending the password again. Wrong passwords are throttled like sign-ins (400 `WRONG_PASSWORD`, then 429); with two-factor on, `totp_code` is required (400 `TWO_FACTOR_CODE_REQUIRED`) and spent.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': components['schemas']['StepUpRequest'];
+        };
+      };
+      responses: {
+        /** @description Confirm the password (and authenticator code) before a sensitive action */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['StepUp'];
           };
         };
         /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
@@ -1258,7 +1436,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1287,6 +1465,330 @@ export interface paths {
         };
       };
     };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sessions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The caller's sessions that can still be renewed, this one marked current */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The caller's sessions that can still be renewed, this one marked current */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ActiveSessionList'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/sessions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * End one of the caller's sessions, and its access tokens at once
+     * @description 404 `SESSION_NOT_FOUND` for a session that is not the caller's or has ended already; nothing changes then.
+     */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description End one of the caller's sessions, and its access tokens at once */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['StatusOk'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/security-activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's security activity, newest first
+     * @description Sign-ins (address and device), bursts of failed sign-ins, two-factor and password changes, sessions ended, and a refresh token used twice (every session then ends). Paged by `cursor`.
+     */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          /** @description next_cursor of the previous page */
+          cursor?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The caller's security activity, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SecurityActivity'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/users/{id}/security-activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A user's security activity, newest first */
+    get: {
+      parameters: {
+        query?: {
+          limit?: number;
+          /** @description next_cursor of the previous page */
+          cursor?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description A user's security activity, newest first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['SecurityActivity'];
+          };
+        };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description No valid credential: a missing, expired or wrong token */
+        401: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Signed in, but this account may not do this */
+        403: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Not found (or not yours) */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Server error; `detail` never shows internals */
+        '5XX': {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -1482,7 +1984,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -1924,7 +2426,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2034,7 +2536,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2115,7 +2617,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2212,7 +2714,11 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
-      requestBody?: never;
+      requestBody: {
+        content: {
+          'multipart/form-data': components['schemas']['IdentityUploadForm'];
+        };
+      };
       responses: {
         /** @description Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most 10 MB; at most 20 uploads an account in 24 hours (429 with Retry-After) */
         201: {
@@ -2259,7 +2765,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send multipart/form-data */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2362,7 +2868,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2418,15 +2924,22 @@ export interface paths {
             'application/pdf': string;
           };
         };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'image/jpeg': components['schemas']['ErrorResponse'];
-            'image/png': components['schemas']['ErrorResponse'];
-            'application/pdf': components['schemas']['ErrorResponse'];
+            'application/json': components['schemas']['ErrorResponse'];
           };
         };
         /** @description Not found (or not yours) */
@@ -2435,9 +2948,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'image/jpeg': components['schemas']['ErrorResponse'];
-            'image/png': components['schemas']['ErrorResponse'];
-            'application/pdf': components['schemas']['ErrorResponse'];
+            'application/json': components['schemas']['ErrorResponse'];
           };
         };
         /** @description Server error; `detail` never shows internals */
@@ -2446,9 +2957,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'image/jpeg': components['schemas']['ErrorResponse'];
-            'image/png': components['schemas']['ErrorResponse'];
-            'application/pdf': components['schemas']['ErrorResponse'];
+            'application/json': components['schemas']['ErrorResponse'];
           };
         };
       };
@@ -2679,7 +3188,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2736,6 +3254,15 @@ export interface paths {
             'application/json': components['schemas']['PairRisk'];
           };
         };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
           headers: {
@@ -2781,7 +3308,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2874,7 +3410,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -2979,7 +3515,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3109,6 +3654,15 @@ export interface paths {
             'application/json': components['schemas']['VerificationDetail'];
           };
         };
+        /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description No valid credential: a missing, expired or wrong token */
         401: {
           headers: {
@@ -3227,7 +3781,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3322,12 +3885,19 @@ export interface paths {
           'application/json': {
             symbol: string;
             display_name: string;
-            /** @default OTC */
-            provider?: string;
+            /**
+             * @description The price source: OTC, BINANCE, COINBASE, KRAKEN
+             * @default OTC
+             * @enum {string}
+             */
+            provider?: 'OTC' | 'BINANCE' | 'COINBASE' | 'KRAKEN';
             /** @description The exchange's own symbol, e.g. BTC/USDT */
             provider_symbol?: string | null;
-            /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
-            reference_provider?: string | null;
+            /**
+             * @description The exchange prices are checked against (BINANCE, COINBASE, KRAKEN); null for none
+             * @enum {string|null}
+             */
+            reference_provider?: 'BINANCE' | 'COINBASE' | 'KRAKEN' | null;
             /** @description The exchange's own symbol, e.g. BTC/USDT */
             reference_symbol?: string | null;
             /** @description Largest allowed disagreement with the reference, basis points (1 to 1000) */
@@ -3390,7 +3960,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3557,7 +4127,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3660,6 +4239,33 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
+        /** @description The body is larger than the server accepts (BODY_LIMIT_BYTES) */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
+        415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description Server error; `detail` never shows internals */
         '5XX': {
           headers: {
@@ -3745,7 +4351,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -3886,7 +4501,7 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4086,7 +4701,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4286,7 +4910,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4630,7 +5263,7 @@ export interface paths {
     put?: never;
     /**
      * Dispute a settled trade
-     * @description The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence.
+     * @description The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence. A trader may have at most 20 open disputes (429 `OPEN_DISPUTES_CAP_REACHED`) and file at most 50 in any 24 hours (429 `DAILY_DISPUTES_CAP_REACHED`, with `Retry-After` until a slot frees).
      */
     post: {
       parameters: {
@@ -4701,8 +5334,26 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
           headers: {
             [name: string]: unknown;
           };
@@ -4788,11 +5439,27 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Disputes, newest first, optionally by status */
+    /**
+     * Disputes, newest first, a page at a time, by status, trader, pair and filing time
+     * @description Keyset paging: pass the answer’s `next_cursor` back as `cursor` (with the same filters) until it is null. Disputes filed meanwhile appear at the top of the first page, never inside a later one, so paging to the end reaches every dispute that matched when it began. A malformed cursor or filter, or `from` not earlier than `to`, is a 400.
+     */
     get: {
       parameters: {
         query?: {
+          /** @description Only disputes in this status; every status when left out */
           status?: 'open' | 'confirmed' | 'corrected';
+          /** @description Only this trader's disputes: their user id, or their email address (any case) */
+          trader?: string;
+          /** @description Pair symbol such as BTCUSDT (any case) */
+          pair?: string;
+          /** @description Only disputes filed at or after this time (ISO 8601 with a time zone) */
+          from?: string;
+          /** @description Only disputes filed before this time (ISO 8601 with a time zone) */
+          to?: string;
+          /** @description The previous page's `next_cursor` */
+          cursor?: string;
+          /** @description Disputes per page, 1 to 200 */
+          limit?: number;
         };
         header?: never;
         path?: never;
@@ -4800,13 +5467,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Disputes, newest first, optionally by status */
+        /** @description Disputes, newest first, a page at a time, by status, trader, pair and filing time */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['AdminDisputeList'];
+            'application/json': components['schemas']['AdminDisputePage'];
           };
         };
         /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
@@ -4946,7 +5613,16 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
-        /** @description The body was sent with a content type other than application/json */
+        /** @description The URL is longer than the server accepts: a path parameter over 100 characters */
+        414: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
+        /** @description The body was sent with a content type the server does not read; send application/json */
         415: {
           headers: {
             [name: string]: unknown;
@@ -4978,6 +5654,32 @@ export interface components {
   schemas: {
     /** AccountType */
     AccountType: 'demo' | 'real';
+    /** ActiveSession */
+    ActiveSession: {
+      /**
+       * Format: uuid
+       * @description The session id
+       */
+      id: string;
+      /** Format: date-time */
+      signed_in_at: string;
+      /**
+       * Format: date-time
+       * @description The last sign-in or token renewal (access tokens renew every few minutes while in use)
+       */
+      last_seen_at: string;
+      /** @description The client address last seen; null if unknown */
+      address: string | null;
+      /** @description Browser and system, such as "Chrome on Linux", or "Unknown device" */
+      device: string;
+      /** @description Whether this is the session making the request */
+      current: boolean;
+    };
+    /** ActiveSessionList */
+    ActiveSessionList: {
+      /** @description Most recently seen first */
+      sessions: components['schemas']['ActiveSession'][];
+    };
     /** ActiveTrade */
     ActiveTrade: {
       /** Format: uuid */
@@ -5041,8 +5743,13 @@ export interface components {
       user_email: string | null;
       resolved_by: string | null;
     };
-    /** AdminDisputeList */
-    AdminDisputeList: components['schemas']['AdminDispute'][];
+    /** AdminDisputePage */
+    AdminDisputePage: {
+      /** @description Newest first */
+      disputes: components['schemas']['AdminDispute'][];
+      /** @description Pass as `cursor` for the next page, with the same filters; null on the last page */
+      next_cursor: string | null;
+    };
     /** AdminFeedList */
     AdminFeedList: {
       /** @description The providers a pair can be given */
@@ -5058,7 +5765,7 @@ export interface components {
       divergence_bps: number | null;
       spread_bps: number | null;
       primary: components['schemas']['FeedHealth'];
-      reference: components['schemas']['FeedHealth'] | null;
+      reference: components['schemas']['FeedHealth'] | (never | null);
     };
     /** AdminUser */
     AdminUser: {
@@ -5074,8 +5781,8 @@ export interface components {
        */
       created_at: string;
       stats?: components['schemas']['AdminUserStats'];
-      toxicity?: components['schemas']['ToxicityScore'] | null;
-      limits?: components['schemas']['TraderLimits'] | null;
+      toxicity?: components['schemas']['ToxicityScore'] | (never | null);
+      limits?: components['schemas']['TraderLimits'] | (never | null);
     };
     /** AdminUserList */
     AdminUserList: components['schemas']['AdminUser'][];
@@ -5130,6 +5837,8 @@ export interface components {
       current_password: string;
       /** @description 8 to 128 characters, not only spaces */
       new_password: string;
+      /** @description The account's current 6-digit authenticator code; required when two-factor is on */
+      totp_code?: string;
     };
     /** CheckpointList */
     CheckpointList: components['schemas']['SignedCheckpoint'][];
@@ -5309,6 +6018,15 @@ export interface components {
        * @description YYYY-MM-DD
        */
       date_of_birth: string;
+    };
+    /** IdentityUploadForm */
+    IdentityUploadForm: {
+      kind: components['schemas']['IdentityDocumentKind'];
+      /**
+       * Format: binary
+       * @description A JPEG, PNG or PDF of at most 10 MB, judged from its bytes: the part's file name and Content-Type are ignored
+       */
+      file: string;
     };
     /**
      * KeySet
@@ -5508,9 +6226,9 @@ export interface components {
       expiryAtMs: number;
       /** @description The shortest decimal that round-trips the stored binary64 price */
       entryPrice: string;
-      entryTick: components['schemas']['ChainTick'] | null;
-      exitTick: components['schemas']['ChainTick'] | null;
-      afterExpiryTick: components['schemas']['ChainTick'] | null;
+      entryTick: components['schemas']['ChainTick'] | (never | null);
+      exitTick: components['schemas']['ChainTick'] | (never | null);
+      afterExpiryTick: components['schemas']['ChainTick'] | (never | null);
       outcome: 'won' | 'lost' | 'draw' | 'void';
       rule: string;
       pnlCents: number;
@@ -5615,8 +6333,39 @@ export interface components {
       name: string;
       email: string;
       toxicity: components['schemas']['ToxicityScore'];
-      limits: components['schemas']['TraderLimits'] | null;
+      limits: components['schemas']['TraderLimits'] | (never | null);
     };
+    /** SecurityActivity */
+    SecurityActivity: {
+      /** @description Newest first */
+      events: components['schemas']['SecurityEvent'][];
+      /** @description Pass as cursor for older events; null on the last page */
+      next_cursor: string | null;
+    };
+    /** SecurityEvent */
+    SecurityEvent: {
+      /** @description Opaque; newer events have larger ids */
+      id: string;
+      kind: components['schemas']['SecurityEventKind'];
+      /** @description One sentence for people, the same in every view */
+      description: string;
+      /** Format: date-time */
+      occurred_at: string;
+      address: string | null;
+      device: string;
+      /** Format: uuid */
+      session_id: string | null;
+    };
+    /** SecurityEventKind */
+    SecurityEventKind:
+      | 'sign_in'
+      | 'sign_in_failures'
+      | 'two_factor_enabled'
+      | 'two_factor_disabled'
+      | 'password_changed'
+      | 'session_ended'
+      | 'all_sessions_ended'
+      | 'refresh_token_reused';
     /** SessionsEnded */
     SessionsEnded: {
       /** @enum {string} */
@@ -5656,6 +6405,22 @@ export interface components {
     StatusOk: {
       /** @enum {string} */
       status: 'ok';
+    };
+    /** StepUp */
+    StepUp: {
+      /** @enum {string} */
+      status: 'ok';
+      /**
+       * Format: date-time
+       * @description Until when sensitive actions on this session need no new password check, ISO 8601
+       */
+      step_up_expires_at: string;
+    };
+    /** StepUpRequest */
+    StepUpRequest: {
+      password: string;
+      /** @description The account's current 6-digit authenticator code; required when two-factor is on */
+      totp_code?: string;
     };
     /** TickRef */
     TickRef: {
@@ -5739,9 +6504,9 @@ export interface components {
     /** TradeEvidence */
     TradeEvidence: {
       trade: components['schemas']['Trade'];
-      reference_check: components['schemas']['ReferenceCheck'] | null;
-      entry_tick: components['schemas']['TickRef'] | null;
-      exit_tick: components['schemas']['TickRef'] | null;
+      reference_check: components['schemas']['ReferenceCheck'] | (never | null);
+      entry_tick: components['schemas']['TickRef'] | (never | null);
+      exit_tick: components['schemas']['TickRef'] | (never | null);
       /** @description Stored ticks from 10 s before to 5 s after entry */
       entry_window: components['schemas']['TickRef'][];
       /** @description Stored ticks from 10 s before to 5 s after expiry */
@@ -5764,6 +6529,13 @@ export interface components {
       /** @description Most open real trades a trader may have; null for no cap */
       max_open_trades: number | null;
     };
+    /** TwoFactorChangeRequest */
+    TwoFactorChangeRequest: {
+      /** @description The 6-digit code */
+      token: string;
+      /** @description The account password: this request is its own step-up */
+      password?: string;
+    };
     /** TwoFactorCodeRequest */
     TwoFactorCodeRequest: {
       /** @description The 6-digit code */
@@ -5779,12 +6551,18 @@ export interface components {
     };
     /** UpdatePairFeedBody */
     UpdatePairFeedBody: {
-      /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
-      provider: string;
+      /**
+       * @description The price source: OTC, BINANCE, COINBASE, KRAKEN
+       * @enum {string}
+       */
+      provider: 'OTC' | 'BINANCE' | 'COINBASE' | 'KRAKEN';
       /** @description The exchange's own symbol, e.g. BTC/USDT */
       provider_symbol?: string | null;
-      /** @description One of OTC, BINANCE, COINBASE, KRAKEN (any case) */
-      reference_provider?: string | null;
+      /**
+       * @description The exchange prices are checked against (BINANCE, COINBASE, KRAKEN); null for none
+       * @enum {string|null}
+       */
+      reference_provider?: 'BINANCE' | 'COINBASE' | 'KRAKEN' | null;
       /** @description The exchange's own symbol, e.g. BTC/USDT */
       reference_symbol?: string | null;
       /** @description Largest allowed disagreement with the reference, basis points (1 to 1000) */
@@ -5947,7 +6725,7 @@ export interface components {
       bonus_max_stake: number;
       status: 'completed' | 'pending';
       amount: number;
-      request: components['schemas']['PaymentRequest'] | null;
+      request: components['schemas']['PaymentRequest'] | (never | null);
     };
     /** WalletTransaction */
     WalletTransaction: {
