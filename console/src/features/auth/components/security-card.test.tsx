@@ -6,6 +6,7 @@ import { toast } from 'sonner';
 import { ApiError } from '../../../lib/api-client';
 import { TEST_USER, fakeSession, renderWithProviders, renderWithSession } from '../../../testing/render';
 import { tokenStore } from '../../../lib/token-store';
+import { bodiesOf, calls, fakeSecurityApi, json } from '../testing/fake-security-api';
 import { SecurityCard } from './security-card';
 
 vi.mock('sonner', () => ({ toast: { error: vi.fn(), success: vi.fn() } }));
@@ -16,22 +17,19 @@ const SETUP = {
   qr_code: 'data:image/png;base64,AAAA',
 };
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status });
+const STEP_UP_REQUIRED = {
+  detail: 'Confirm your password first: this action needs a password check from the last 5 minutes',
+  code: 'STEP_UP_REQUIRED',
+};
+
+const GUARDED_USER = { ...TEST_USER, twofa_enabled: true };
+
+function input(label: string): HTMLInputElement {
+  return screen.getByLabelText(label);
 }
 
-function mockApi(answers: Record<string, Response>) {
-  const fetchMock = vi.fn(
-    async (url: string, _init?: RequestInit) => answers[url]?.clone() ?? json({ detail: 'Not found' }, 404),
-  );
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
-}
-
-function bodyOf(fetchMock: ReturnType<typeof mockApi>, url: string): unknown {
-  const call = fetchMock.mock.calls.find(([called]) => called === url);
-  const init = call?.[1] as RequestInit | undefined;
-  return init?.body ? JSON.parse(init.body as string) : undefined;
+function button(name: string): HTMLButtonElement {
+  return screen.getByRole('button', { name });
 }
 
 afterEach(() => {
@@ -42,78 +40,44 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('SecurityCard', () => {
-  it('turns two-factor on: QR code and secret, then a 6-digit code confirms it', async () => {
-    const fetchMock = mockApi({ '/api/2fa/setup': json(SETUP), '/api/2fa/enable': json({ status: 'ok' }) });
+describe('SecurityCard: two-factor', () => {
+  it('turns two-factor on: the password first, then the QR code and secret, then a 6-digit code', async () => {
+    const fetchMock = fakeSecurityApi({
+      'POST /api/2fa/setup': json(SETUP),
+      'POST /api/2fa/enable': json({ status: 'ok' }),
+    });
     const user = userEvent.setup();
     renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
 
     expect(screen.getByText('OFF')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Enable 2FA' }));
+    await user.click(button('Enable 2FA'));
+    // Nothing is asked of the server before the password is in.
+    expect(calls(fetchMock).filter((call) => call.startsWith('POST'))).toEqual([]);
+    expect(button('Continue').disabled).toBe(true);
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Continue'));
+
     const qr = await screen.findByAltText('Scan this QR code with your authenticator app');
     expect(qr.getAttribute('src')).toBe(SETUP.qr_code);
     expect(screen.getByLabelText('Secret key').textContent).toBe(SETUP.secret);
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/setup')).toEqual([{ password: 'my-password' }]);
+    // The setup's step-up covers the first code: no second password field.
+    expect(screen.queryByLabelText('Password')).toBeNull();
 
-    const submit = screen.getByRole('button', { name: 'Turn on 2FA' });
-    await user.type(screen.getByLabelText('Verification code'), '12a34');
-    expect((screen.getByLabelText('Verification code') as HTMLInputElement).value).toBe('1234');
-    expect((submit as HTMLButtonElement).disabled).toBe(true);
-    await user.type(screen.getByLabelText('Verification code'), '5678');
+    const submit = button('Turn on 2FA');
+    await user.type(input('Verification code'), '12a34');
+    expect(input('Verification code').value).toBe('1234');
+    expect(submit.disabled).toBe(true);
+    await user.type(input('Verification code'), '5678');
     await user.click(submit);
 
     expect(toast.success).toHaveBeenCalledWith('2FA enabled');
-    expect(bodyOf(fetchMock, '/api/2fa/enable')).toEqual({ token: '123456' });
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/enable')).toEqual([{ token: '123456' }]);
   });
 
-  it("shows the server's detail when the code is refused, and stays in setup", async () => {
-    mockApi({
-      '/api/2fa/setup': json(SETUP),
-      '/api/2fa/enable': json({ detail: 'Invalid 2FA code', code: 'INVALID_2FA_CODE' }, 400),
-    });
-    const user = userEvent.setup();
-    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
-    await user.click(screen.getByRole('button', { name: 'Enable 2FA' }));
-    await user.type(await screen.findByLabelText('Verification code'), '000000');
-    await user.click(screen.getByRole('button', { name: 'Turn on 2FA' }));
-    expect(toast.error).toHaveBeenCalledWith('Invalid 2FA code');
-    expect(toast.success).not.toHaveBeenCalled();
-    expect(screen.getByLabelText('Secret key')).toBeTruthy();
-  });
-
-  it('turns two-factor off with a current code when it is on', async () => {
-    const fetchMock = mockApi({ '/api/2fa/disable': json({ status: 'ok' }) });
-    const user = userEvent.setup();
-    renderWithProviders(<SecurityCard />, {
-      session: fakeSession({ user: { ...TEST_USER, twofa_enabled: true } }),
-    });
-    expect(screen.getByText('ON')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Enable 2FA' })).toBeNull();
-    await user.type(screen.getByLabelText('Verification code'), '654321');
-    await user.click(screen.getByRole('button', { name: 'Turn off 2FA' }));
-    expect(toast.success).toHaveBeenCalledWith('2FA disabled');
-    expect(bodyOf(fetchMock, '/api/2fa/disable')).toEqual({ token: '654321' });
-  });
-
-  it('changes the password, says other devices are signed out, and clears the fields', async () => {
-    const fetchMock = mockApi({ '/api/auth/password': json({ status: 'ok', sessions_ended: 2 }) });
-    const user = userEvent.setup();
-    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
-    await user.type(screen.getByLabelText('Current password'), 'old-password');
-    await user.type(screen.getByLabelText('New password'), 'a-new-long-password');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
-
-    expect(toast.success).toHaveBeenCalledWith('Password changed. Other devices are signed out.');
-    expect(bodyOf(fetchMock, '/api/auth/password')).toEqual({
-      current_password: 'old-password',
-      new_password: 'a-new-long-password',
-    });
-    expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('');
-    expect((screen.getByLabelText('New password') as HTMLInputElement).value).toBe('');
-  });
-
-  it("shows the server's detail when the current password is wrong, keeping what was typed", async () => {
-    mockApi({
-      '/api/auth/password': json(
+  it("keeps asking for the password when the server refuses it, and shows the server's detail", async () => {
+    fakeSecurityApi({
+      'POST /api/2fa/setup': json(
         { detail: 'The current password is not correct', code: 'WRONG_PASSWORD' },
         400,
       ),
@@ -121,25 +85,194 @@ describe('SecurityCard', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const user = userEvent.setup();
     renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
-    await user.type(screen.getByLabelText('Current password'), 'not-it');
-    await user.type(screen.getByLabelText('New password'), 'a-new-long-password');
-    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    await user.click(button('Enable 2FA'));
+    await user.type(input('Password'), 'not-it');
+    await user.click(button('Continue'));
+
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('The current password is not correct'));
+    expect(screen.queryByLabelText('Secret key')).toBeNull();
+    expect(input('Password').value).toBe('not-it');
+  });
+
+  it('goes back to "Enable 2FA" on Cancel without calling the server', async () => {
+    const fetchMock = fakeSecurityApi();
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.click(button('Enable 2FA'));
+    await user.click(button('Cancel'));
+    expect(button('Enable 2FA')).toBeTruthy();
+    expect(calls(fetchMock).filter((call) => call.includes('/api/2fa/'))).toEqual([]);
+  });
+
+  it("shows the server's detail when the code is refused, and stays in setup", async () => {
+    fakeSecurityApi({
+      'POST /api/2fa/setup': json(SETUP),
+      'POST /api/2fa/enable': json({ detail: 'Invalid 2FA code', code: 'INVALID_2FA_CODE' }, 400),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.click(button('Enable 2FA'));
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Continue'));
+    await user.type(await screen.findByLabelText('Verification code'), '000000');
+    await user.click(button('Turn on 2FA'));
+    expect(toast.error).toHaveBeenCalledWith('Invalid 2FA code');
+    expect(toast.success).not.toHaveBeenCalled();
+    expect(screen.getByLabelText('Secret key')).toBeTruthy();
+  });
+
+  it('asks for the password beside the code once the step-up ran out, and stays signed in on the 403', async () => {
+    tokenStore.setAccessToken('access-1');
+    let enables = 0;
+    const fetchMock = fakeSecurityApi({
+      'GET /api/auth/me': json(TEST_USER),
+      'POST /api/2fa/setup': json(SETUP),
+      'POST /api/2fa/enable': () => {
+        enables += 1;
+        return enables === 1 ? json(STEP_UP_REQUIRED, 403) : json({ status: 'ok' });
+      },
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithSession(<SecurityCard />, { path: '/dashboard' });
+    await user.click(await screen.findByRole('button', { name: 'Enable 2FA' }));
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Continue'));
+    await user.type(await screen.findByLabelText('Verification code'), '123456');
+    await user.click(button('Turn on 2FA'));
+
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith(STEP_UP_REQUIRED.detail));
+    // A 403 is no reason to end the session: the token stays, the page stays, the secret too.
+    expect(tokenStore.accessToken()).toBe('access-1');
+    expect(screen.getByTestId('location').textContent).toBe('/dashboard');
+    expect(calls(fetchMock)).not.toContain('POST /api/auth/refresh');
+    expect(screen.getByLabelText('Secret key').textContent).toBe(SETUP.secret);
+    expect(button('Turn on 2FA').disabled).toBe(true);
+
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Turn on 2FA'));
+    await waitFor(() => expect(toast.success).toHaveBeenCalledWith('2FA enabled'));
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/enable')).toEqual([
+      { token: '123456' },
+      { token: '123456', password: 'my-password' },
+    ]);
+  });
+
+  it('turns two-factor off with the password and a current code', async () => {
+    const fetchMock = fakeSecurityApi({ 'POST /api/2fa/disable': json({ status: 'ok' }) });
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: GUARDED_USER }) });
+    expect(screen.getByText('ON')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Enable 2FA' })).toBeNull();
+    await user.type(input('Verification code'), '654321');
+    // The code alone is not enough: the password is part of the step-up.
+    expect(button('Turn off 2FA').disabled).toBe(true);
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Turn off 2FA'));
+    expect(toast.success).toHaveBeenCalledWith('2FA disabled');
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/disable')).toEqual([
+      { token: '654321', password: 'my-password' },
+    ]);
+    expect(input('Password').value).toBe('');
+  });
+
+  it("keeps two-factor on and what was typed when the server refuses, with the server's detail", async () => {
+    fakeSecurityApi({
+      'POST /api/2fa/disable': json(
+        { detail: 'The current password is not correct', code: 'WRONG_PASSWORD' },
+        400,
+      ),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: GUARDED_USER }) });
+    await user.type(input('Password'), 'not-it');
+    await user.type(input('Verification code'), '654321');
+    await user.click(button('Turn off 2FA'));
+    expect(toast.error).toHaveBeenCalledWith('The current password is not correct');
+    expect(toast.success).not.toHaveBeenCalled();
+    expect(input('Password').value).toBe('not-it');
+    expect(input('Verification code').value).toBe('654321');
+  });
+});
+
+describe('SecurityCard: password and sessions', () => {
+  it('changes the password, says other devices are signed out, and clears the fields', async () => {
+    const fetchMock = fakeSecurityApi({
+      'POST /api/auth/password': json({ status: 'ok', sessions_ended: 2 }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    // Without two-factor there is no code to give.
+    expect(screen.queryByLabelText('Authenticator code')).toBeNull();
+    await user.type(input('Current password'), 'old-password');
+    await user.type(input('New password'), 'a-new-long-password');
+    await user.click(button('Change password'));
+
+    expect(toast.success).toHaveBeenCalledWith('Password changed. Other devices are signed out.');
+    expect(bodiesOf(fetchMock, 'POST', '/api/auth/password')).toEqual([
+      { current_password: 'old-password', new_password: 'a-new-long-password' },
+    ]);
+    expect(input('Current password').value).toBe('');
+    expect(input('New password').value).toBe('');
+    // The other sessions ended and the change is recorded: both lists reload.
+    await waitFor(() =>
+      expect(calls(fetchMock).filter((call) => call === 'GET /api/auth/sessions')).toHaveLength(2),
+    );
+  });
+
+  it('sends the authenticator code with a password change when two-factor is on', async () => {
+    const fetchMock = fakeSecurityApi({
+      'POST /api/auth/password': json({ status: 'ok', sessions_ended: 0 }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: GUARDED_USER }) });
+    await user.type(input('Current password'), 'old-password');
+    await user.type(input('New password'), 'a-new-long-password');
+    await user.type(input('Authenticator code'), '123');
+    await user.click(button('Change password'));
+    expect(toast.error).toHaveBeenCalledWith('Please enter a valid 6-digit code');
+    expect(bodiesOf(fetchMock, 'POST', '/api/auth/password')).toEqual([]);
+
+    await user.type(input('Authenticator code'), '456');
+    await user.click(button('Change password'));
+    expect(toast.success).toHaveBeenCalledWith('Password changed. Other devices are signed out.');
+    expect(bodiesOf(fetchMock, 'POST', '/api/auth/password')).toEqual([
+      { current_password: 'old-password', new_password: 'a-new-long-password', totp_code: '123456' },
+    ]);
+    expect(input('Authenticator code').value).toBe('');
+  });
+
+  it("shows the server's detail when the current password is wrong, keeping what was typed", async () => {
+    fakeSecurityApi({
+      'POST /api/auth/password': json(
+        { detail: 'The current password is not correct', code: 'WRONG_PASSWORD' },
+        400,
+      ),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.type(input('Current password'), 'not-it');
+    await user.type(input('New password'), 'a-new-long-password');
+    await user.click(button('Change password'));
 
     expect(toast.error).toHaveBeenCalledWith('The current password is not correct');
     expect(toast.success).not.toHaveBeenCalled();
-    expect((screen.getByLabelText('Current password') as HTMLInputElement).value).toBe('not-it');
+    expect(input('Current password').value).toBe('not-it');
   });
 
   it('logs out everywhere: ends every session on the server, forgets this one and leaves', async () => {
     tokenStore.setAccessToken('access-1');
-    const fetchMock = mockApi({
-      '/api/auth/me': json(TEST_USER),
-      '/api/auth/logout-all': json({ status: 'ok', sessions_ended: 3 }),
+    const fetchMock = fakeSecurityApi({
+      'GET /api/auth/me': json(TEST_USER),
+      'POST /api/auth/logout-all': json({ status: 'ok', sessions_ended: 3 }),
     });
     const user = userEvent.setup();
     renderWithSession(<SecurityCard />, { path: '/dashboard' });
     expect(screen.getByText('Signs you out on every device, this one included.')).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Log out everywhere' }));
+    await user.click(button('Log out everywhere'));
 
     await waitFor(() => expect(screen.getByTestId('location').textContent).toBe('/login'));
     const call = fetchMock.mock.calls.find(([url]) => url === '/api/auth/logout-all');
@@ -148,6 +281,7 @@ describe('SecurityCard', () => {
   });
 
   it('stays signed in and says so when logging out everywhere fails', async () => {
+    fakeSecurityApi();
     const logoutEverywhere = vi.fn(async () => {
       throw new ApiError(503, 'Try again in a minute', 'UNAVAILABLE');
     });
@@ -157,12 +291,10 @@ describe('SecurityCard', () => {
       session: fakeSession({ user: TEST_USER, logoutEverywhere }),
       path: '/dashboard',
     });
-    await user.click(screen.getByRole('button', { name: 'Log out everywhere' }));
+    await user.click(button('Log out everywhere'));
     expect(logoutEverywhere).toHaveBeenCalledTimes(1);
     expect(toast.error).toHaveBeenCalledWith('Try again in a minute');
     expect(screen.getByTestId('location').textContent).toBe('/dashboard');
-    expect((screen.getByRole('button', { name: 'Log out everywhere' }) as HTMLButtonElement).disabled).toBe(
-      false,
-    );
+    expect(button('Log out everywhere').disabled).toBe(false);
   });
 });
