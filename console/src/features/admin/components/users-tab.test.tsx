@@ -195,4 +195,75 @@ describe('UsersTab', () => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(detail));
     expect(screen.getByRole('form', { name: 'Limits of Ann Lee' })).toBeTruthy();
   });
+
+  it("opens a user's security activity in a dialog, pages it, and closes it", async () => {
+    const activityPath = `/api/admin/users/${WINNER.id}/security-activity`;
+    const event = (id: number, description: string, device: string) => ({
+      id: String(id),
+      kind: id === 9 ? 'refresh_token_reused' : 'sign_in',
+      description,
+      occurred_at: new Date(Date.UTC(2026, 10, 21, 10, 0, id)).toISOString(),
+      address: '203.0.113.7',
+      device,
+      session_id: null,
+    });
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/users': json([WINNER, LOSER]),
+      [`GET ${activityPath}`]: (_body, url) =>
+        url.includes('cursor=8')
+          ? json({ events: [event(2, 'Signed in', 'Safari on iOS')], next_cursor: null })
+          : json({
+              events: [
+                event(
+                  9,
+                  'A sign-in token was used twice, so we signed you out everywhere',
+                  'Firefox on Windows',
+                ),
+                event(8, 'Signed in', 'Chrome on Linux'),
+              ],
+              next_cursor: '8',
+            }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    expect(screen.getByRole('columnheader', { name: 'Security' })).toBeTruthy();
+    await user.click(rowOf('Ann Lee').getByRole('button', { name: 'Security activity' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'Security activity of Ann Lee' });
+    const list = await within(dialog).findByRole('list', { name: 'Security activity of Ann Lee' });
+    expect(
+      within(list).getByText('A sign-in token was used twice, so we signed you out everywhere'),
+    ).toBeTruthy();
+    expect(within(list).getByText(/Firefox on Windows · 203\.0\.113\.7/)).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
+    expect(within(list).getByText(/Safari on iOS/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    // Only the user asked about, page by page; Bob's activity is never fetched.
+    expect(calls(fetchMock).filter((call) => call.includes('security-activity'))).toEqual([
+      `GET ${activityPath}?limit=10`,
+      `GET ${activityPath}?limit=10&cursor=8`,
+    ]);
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it("says when a user's activity cannot be loaded, and closes on Escape", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fakeAdminApi({
+      'GET /api/admin/users': json([WINNER]),
+      [`GET /api/admin/users/${WINNER.id}/security-activity`]: json({ detail: 'boom' }, 500),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<UsersTab />);
+    await screen.findByText('Ann Lee');
+    await user.click(rowOf('Ann Lee').getByRole('button', { name: 'Security activity' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Security activity of Ann Lee' });
+    expect(await within(dialog).findByText('Security activity could not be loaded')).toBeTruthy();
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Failed to load admin data'));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
 });

@@ -11,6 +11,7 @@ import {
 } from './admin-format';
 import { formatRiskDollars, toxicityBreakdown, toxicityClass } from './risk-format';
 import { TraderLimitsForm } from './trader-limits-form';
+import { UserSecurityActivity } from './user-security-activity';
 import { useLoadErrorToast } from './use-load-error-toast';
 
 /** What a user without stats shows: a fresh account, with the demo account's opening balance. */
@@ -22,7 +23,7 @@ const EMPTY_STATS: AdminUserStats = {
   net_pnl: 0,
 };
 
-/** The spec's nine columns, then the risk controls' two. */
+/** The spec's nine columns, then the risk controls' two, then the account's security activity. */
 const COLUMNS = [
   'Name',
   'Email',
@@ -35,6 +36,7 @@ const COLUMNS = [
   'Registered',
   'Toxicity',
   'Limits',
+  'Security',
 ] as const;
 
 const SORTS: readonly { id: UsersSort; label: string }[] = [
@@ -63,7 +65,7 @@ function ownLimits(limits: AdminUser['limits']): string | null {
   return parts.length === 0 ? null : parts.join(' · ');
 }
 
-function UserRow({ user }: { user: AdminUser }) {
+function UserRow({ user, onShowActivity }: { user: AdminUser; onShowActivity(user: AdminUser): void }) {
   const [editing, setEditing] = useState(false);
   const stats = user.stats ?? EMPTY_STATS;
   const limits = ownLimits(user.limits);
@@ -99,6 +101,16 @@ function UserRow({ user }: { user: AdminUser }) {
             {limits && <span className="muted small">{limits}</span>}
           </div>
         </td>
+        <td>
+          <button
+            type="button"
+            className="button button--outline admin-button--small"
+            aria-haspopup="dialog"
+            onClick={() => onShowActivity(user)}
+          >
+            Security activity
+          </button>
+        </td>
       </tr>
       {editing && (
         <tr className="admin-pairs__feed-row">
@@ -115,9 +127,13 @@ function UserRow({ user }: { user: AdminUser }) {
   );
 }
 
-/** Every account with its balances, settled real-trade statistics, toxicity and own limits. */
+/**
+ * Every account with its balances, settled real-trade statistics, toxicity and own limits, and
+ * each one's security activity on demand.
+ */
 export function UsersTab() {
   const [sort, setSort] = useState<UsersSort>('registered');
+  const [activityOf, setActivityOf] = useState<AdminUser | null>(null);
   const users = useUsers(sort);
   useLoadErrorToast(users.error, 'users');
 
@@ -154,12 +170,13 @@ export function UsersTab() {
             </thead>
             <tbody>
               {rows.map((user) => (
-                <UserRow key={user.id} user={user} />
+                <UserRow key={user.id} user={user} onShowActivity={setActivityOf} />
               ))}
             </tbody>
           </table>
         </div>
       )}
+      {activityOf && <UserSecurityActivity user={activityOf} onClose={() => setActivityOf(null)} />}
     </section>
   );
 }
