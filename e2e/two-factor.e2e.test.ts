@@ -15,7 +15,7 @@ describe('two-factor sign-in', () => {
   const suite = useE2eSuite();
 
   it(
-    'turns 2FA on from the dashboard and then asks for a code at the next sign-in',
+    'turns 2FA on from the dashboard with the password first, asks for a code at the next sign-in, and turns it off with both',
     async () => {
       const { api, clock } = suite.platform;
       const user = newUser('Guarded');
@@ -30,6 +30,9 @@ describe('two-factor sign-in', () => {
       await onPath(page, '/dashboard');
       await page.getByText('Two-factor authentication: OFF').waitFor();
       await page.getByRole('button', { name: 'Enable 2FA' }).click();
+      // Setting up an authenticator is a sensitive action: the password comes first (the step-up).
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByRole('button', { name: 'Continue' }).click();
 
       const secretKey = page.getByLabel('Secret key');
       await secretKey.waitFor();
@@ -56,6 +59,19 @@ describe('two-factor sign-in', () => {
       await page.getByRole('button', { name: 'Verify' }).click();
       await toastShown(page, '2FA verification successful!');
       await onPath(page, '/trade');
+
+      // Turning it off takes the password and a code the sign-in did not spend.
+      await page.getByRole('link', { name: 'Dashboard' }).first().click();
+      await page.getByText('Two-factor authentication: ON').waitFor();
+      const activity = page.getByRole('list', { name: 'Recent security activity' });
+      await activity.getByText('Two-factor authentication turned on', { exact: true }).waitFor();
+      clock.advance(TOTP_STEP_MS);
+      await page.getByLabel('Password', { exact: true }).fill(user.password);
+      await page.getByLabel('Verification code').fill(await code(secret));
+      await page.getByRole('button', { name: 'Turn off 2FA' }).click();
+      await toastShown(page, '2FA disabled');
+      await page.getByText('Two-factor authentication: OFF').waitFor();
+      await activity.getByText('Two-factor authentication turned off', { exact: true }).waitFor();
       await journey.finish();
     },
     JOURNEY_TIMEOUT_MS,
