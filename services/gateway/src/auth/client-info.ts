@@ -39,8 +39,9 @@ export function bindingOf(client: ClientInfo): string {
 export function deviceName(userAgent: string | null): string {
   if (userAgent === null || userAgent.trim() === '') return 'Unknown device';
   const parsed = Bowser.parse(userAgent);
-  const browser = parsed.browser.name;
-  const os = parsed.os.name;
+  // Bowser names what it does not recognise (curl, node, a bot) with an empty string, not undefined.
+  const browser = parsed.browser.name || undefined;
+  const os = parsed.os.name || undefined;
   if (browser && os) return `${browser} on ${os}`;
-  return browser ?? os ?? userAgent.slice(0, 60);
+  return browser ?? os ?? userAgent.trim().slice(0, 60);
 }
