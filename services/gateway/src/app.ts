@@ -33,7 +33,7 @@ export interface GatewayDeps {
    * `startGateway` serves it on its own listener and this app has no `/metrics`.
    */
   config: Pick<GatewayConfig, 'CONSOLE_DIR' | 'CORS_ORIGINS' | 'BODY_LIMIT_BYTES'> &
-    Partial<Pick<GatewayConfig, 'METRICS_TOKEN' | 'METRICS_PORT' | 'TRUST_PROXY'>>;
+    Partial<Pick<GatewayConfig, 'METRICS_TOKEN' | 'METRICS_PORT' | 'TRUST_PROXY' | 'API_DOCS'>>;
   logger: Logger;
   registry: Registry;
   db: Kysely<Database>;
@@ -132,7 +132,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
   registerJsonEscape(app);
   // Before any route: see http/websocket.ts for why it cannot live in the plugin that uses it.
   registerWebSocket(app);
-  registerDocs(app);
+  registerDocs(app, deps.config.API_DOCS);
   registerHttpMetrics(app, httpMetrics);
 
   // Routes go in a child context so they are added after the docs plugin has loaded and is

@@ -67,6 +67,19 @@ describe('loadGatewayConfig', () => {
     }
   });
 
+  it('serves the API documents by default, production included, and turns them off when told', () => {
+    expect(loadGatewayConfig({}).API_DOCS).toBe('public');
+    const production = {
+      UPDOWN_ENV: 'production',
+      JWT_SECRET: 'q7Hc2Lw9XbT4mVz1Rk8Np3Ys6Fd0Ga5Je2Uo9Ci4Bx7Wl1M',
+    };
+    expect(loadGatewayConfig(production).API_DOCS).toBe('public');
+    expect(loadGatewayConfig({ API_DOCS: 'off' }).API_DOCS).toBe('off');
+    expect(() => loadGatewayConfig({ API_DOCS: 'private' })).toThrow(
+      /API_DOCS must be one of public, off, got "private"/,
+    );
+  });
+
   it('bounds the body limit', () => {
     expect(() => loadGatewayConfig({ BODY_LIMIT_BYTES: '10' })).toThrow(
       /BODY_LIMIT_BYTES must be at least 1024/,

@@ -11,6 +11,15 @@ const MIB = 1024 * 1024;
 /** The shortest `METRICS_TOKEN` production accepts, as for the other shared secrets. */
 export const METRICS_TOKEN_LENGTH_MIN = 32;
 
+/**
+ * `API_DOCS`: whether `/docs` serves the OpenAPI and AsyncAPI documents and the browsable page.
+ * Public by default, production included: the same document is checked in as
+ * `schemas/openapi.json` and is what clients are generated from, and every route's protection is
+ * its own authorization, never an unlisted path. `off` answers 404 there.
+ */
+export const API_DOCS_MODES = ['public', 'off'] as const;
+export type ApiDocsMode = (typeof API_DOCS_MODES)[number];
+
 /** A directory path; relative values are taken from the working directory, as a shell would. */
 function directory(fallback: string): Reader<string> {
   return {
@@ -47,6 +56,7 @@ export const gatewayConfigSpec = {
   /** Origins allowed to call the API from a browser; empty means same-origin only. */
   CORS_ORIGINS: env.list(),
   BODY_LIMIT_BYTES: env.int(MIB, { min: 1024, max: 64 * MIB }),
+  API_DOCS: env.oneOf(API_DOCS_MODES, 'public'),
   /**
    * The reverse proxies in front of the gateway (addresses or CIDR ranges), whose
    * `X-Forwarded-For` names the client. Empty, the client is the socket's peer: behind a proxy,

@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { buildMarketWsAsyncApiDocument } from '@updown/schemas/api';
+import type { ApiDocsMode } from '../config';
 import type { GatewayInstance } from './instance';
 import { shapeOpenApiDocument } from './openapi-shape';
 
@@ -10,10 +11,13 @@ export const MARKET_WS_ASYNCAPI_URL = `${DOCS_PREFIX}/asyncapi/market-ws.json`;
 
 /**
  * OpenAPI 3 generated from the route schemas (the same TypeBox objects that validate and
- * serialise), served as JSON at `/docs/json` and browsable at `/docs`. Registered before any
- * route so every later route, including those in `deps.plugins`, is collected.
+ * serialise). Registered before any route so every later route, including those in
+ * `deps.plugins`, is collected. With `mode` public, the document is served as JSON at
+ * `/docs/json` and browsable at `/docs`, beside the WebSocket's AsyncAPI document; with `off`
+ * nothing is served there (an unknown path, 404), and `app.swagger()` still builds the document
+ * for `npm run api:types`.
  */
-export function registerDocs(app: GatewayInstance): void {
+export function registerDocs(app: GatewayInstance, mode: ApiDocsMode = 'public'): void {
   void app.register(swagger, {
     openapi: {
       openapi: '3.0.3',
@@ -35,6 +39,7 @@ export function registerDocs(app: GatewayInstance): void {
         ? shapeOpenApiDocument(documentObject.openapiObject)
         : documentObject.swaggerObject,
   });
+  if (mode === 'off') return;
   void app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     uiConfig: { docExpansion: 'list', deepLinking: true },
