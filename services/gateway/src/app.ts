@@ -15,7 +15,12 @@ import { registerJsonBody } from './http/json-body';
 import { registerJsonEscape } from './http/json-escape';
 import { createHttpMetrics, registerHttpMetrics, registerMetricsRoute } from './http/metrics';
 import { parserErrorAnswer, registerServerRefusals } from './http/parser-refusals';
-import { frameworkErrorAnswer, registerAbandonedRequests, registerHostRequired } from './http/refusals';
+import {
+  frameworkErrorAnswer,
+  registerAbandonedRequests,
+  registerHostRequired,
+  registerPlainPaths,
+} from './http/refusals';
 import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
 import { registerSecurity } from './http/security';
 import { registerWebSocket } from './http/websocket';
@@ -127,6 +132,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
   registerAbandonedRequests(app, httpMetrics);
   registerRequestId(app);
   registerHostRequired(app);
+  registerPlainPaths(app);
   registerDrain(app);
   registerSecurity(app, deps.config.CORS_ORIGINS);
   registerJsonEscape(app);

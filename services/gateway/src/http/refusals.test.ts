@@ -4,6 +4,7 @@ import { createMetricsRegistry, type Counter } from '@updown/runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startGateway, type RunningGateway } from '../server';
+import { isPlainPath } from './refusals';
 import { memoryLogger, unreachableDb } from '../testing/test-app';
 
 /**
@@ -208,6 +209,36 @@ describe('answers given before any hook', () => {
     });
   });
 
+  it.each([
+    '//metrics',
+    '/./metrics',
+    '/%2e/metrics',
+    '/a/../metrics',
+    '/.//healthz',
+    '//api/test/slow',
+    '/x\\..\\metrics',
+  ])('answers the path %s, not in its plain form, as an unknown path (404) rather than 403', async (path) => {
+    for (const accept of ['application/json', 'text/html']) {
+      const res = await send(
+        `GET ${path} HTTP/1.1\r\nHost: t\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(res.status, `${path} (${accept}): ${res.body}`).toBe(404);
+      expect(JSON.parse(res.body)).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });
+      expect(res.headers['content-security-policy']).toBe(STRICT_POLICY);
+    }
+  });
+
+  it('still serves the plain paths: /metrics, and an unknown one is the same 404', async () => {
+    const metrics = await send('GET /metrics HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n');
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toContain('updown_http_requests_total');
+    const unknown = await send(
+      'GET /no-such-path HTTP/1.1\r\nHost: t\r\nAccept: application/json\r\nConnection: close\r\n\r\n',
+    );
+    expect(unknown.status).toBe(404);
+    expect(JSON.parse(unknown.body)).toEqual({ detail: 'Not Found', code: 'NOT_FOUND' });
+  });
+
   it('still serves 100-continue and HTTP/1.0 without Host', async () => {
     const continued = await send(
       'GET /healthz HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
@@ -258,4 +289,28 @@ describe('answers given before any hook', () => {
     );
     expect(res.headers['x-request-id']).toBe('probe-handshake');
   });
+});
+
+describe('isPlainPath', () => {
+  it.each([
+    '/',
+    '/metrics',
+    '/metrics/',
+    '/api/trades/1?x=//..',
+    '/.well-known/updown-keys.json',
+    '/a%20b',
+    '/a..b',
+  ])('takes %s', (url) => expect(isPlainPath(url)).toBe(true));
+
+  it.each([
+    '//',
+    '//metrics',
+    '/./metrics',
+    '/metrics/.',
+    '/a/../b',
+    '/%2E%2E/b',
+    '/a%2F%2Fb',
+    '/a\\b',
+    '/.',
+  ])('refuses %s', (url) => expect(isPlainPath(url)).toBe(false));
 });

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { toErrorAnswer } from './error-handler';
@@ -80,6 +81,47 @@ export function registerHostRequired(app: GatewayInstance): void {
       .code(400)
       .type(JSON_TYPE)
       .send({ detail: 'An HTTP/1.1 request needs a Host header', code: 'BAD_REQUEST' });
+  });
+}
+
+/**
+ * Whether a request path is in its plain form: no empty segment (`//`), no `.` or `..` segment,
+ * no backslash, also once percent-decoded (`/%2e/`). The router matches paths as sent, so such a
+ * path matches no route; the console's file server, which takes every unmatched GET, refuses it
+ * with a 403 rather than guess which file it means.
+ */
+export function isPlainPath(url: string): boolean {
+  const query = url.indexOf('?');
+  const raw = query === -1 ? url : url.slice(0, query);
+  // The common case, answered without decoding: nothing that could hide a segment.
+  if (!/\/\/|\/\.|\\|%/.test(raw)) return true;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // The router answers a malformed percent-encoding itself (400) before any hook runs.
+  }
+  return !decoded.includes('\\') && posix.normalize(decoded) === decoded;
+}
+
+/**
+ * A path that is not in its plain form (`//metrics`, `/./metrics`, `/a/../metrics`) names nothing
+ * the gateway serves: it is answered as every unknown path is, 404 `NOT_FOUND`, instead of the
+ * file server's 403, which would tell a scanner that something is there. Install on the root
+ * after the request id hook; the answer carries the strict headers, as helmet has not run yet.
+ */
+export function registerPlainPaths(app: GatewayInstance): void {
+  // A callback hook, not an async one: it runs on every request and awaits nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isPlainPath(request.raw.url ?? '/')) {
+      done();
+      return;
+    }
+    void reply
+      .headers(BARE_ERROR_HEADERS)
+      .code(404)
+      .type(JSON_TYPE)
+      .send({ detail: 'Not Found', code: 'NOT_FOUND' });
   });
 }
 
