@@ -117,8 +117,10 @@ export {
 export { buildMarketWsAsyncApiDocument, MARKET_WS_CLOSE_CODES } from './market-ws.asyncapi';
 export { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from './leaderboard';
 export {
+  ADMIN_DISPUTES_LIMIT_DEFAULT,
+  ADMIN_DISPUTES_LIMIT_MAX,
   AdminDispute,
-  AdminDisputeList,
+  AdminDisputePage,
   AdminDisputesQuery,
   ChainTick,
   CheckpointList,

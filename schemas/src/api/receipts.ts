@@ -235,7 +235,77 @@ export const AdminDispute = Type.Object(
   },
   { title: 'AdminDispute' },
 );
-export const AdminDisputeList = Type.Array(AdminDispute, { title: 'AdminDisputeList' });
 
-export const AdminDisputesQuery = Type.Object({ status: Type.Optional(DisputeStatus) });
+export const AdminDisputePage = Type.Object(
+  {
+    disputes: Type.Array(AdminDispute, { description: 'Newest first' }),
+    next_cursor: Type.Union([Type.String(), Type.Null()], {
+      description: 'Pass as `cursor` for the next page, with the same filters; null on the last page',
+    }),
+  },
+  { title: 'AdminDisputePage' },
+);
+
+export const ADMIN_DISPUTES_LIMIT_DEFAULT = 50;
+export const ADMIN_DISPUTES_LIMIT_MAX = 200;
+const UUID_PATTERN = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';
+
+export const AdminDisputesQuery = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union(DisputeStatus.anyOf, {
+        description: 'Only disputes in this status; every status when left out',
+        ...refusal('VALIDATION', { '*': 'status is open, confirmed or corrected' }),
+      }),
+    ),
+    trader: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 254,
+        pattern: `^(${UUID_PATTERN}|[^\\s@]+@[^\\s@]+)$`,
+        description: "Only this trader's disputes: their user id, or their email address (any case)",
+        ...refusal('VALIDATION', { '*': 'trader is a user id or an email address' }),
+      }),
+    ),
+    pair: Type.Optional(PairSymbolInput),
+    from: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description: 'Only disputes filed at or after this time (ISO 8601 with a time zone)',
+        ...refusal('VALIDATION', { '*': 'from is a date and time such as 2026-01-05T12:00:00Z' }),
+      }),
+    ),
+    to: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        maxLength: 40,
+        description: 'Only disputes filed before this time (ISO 8601 with a time zone)',
+        ...refusal('VALIDATION', { '*': 'to is a date and time such as 2026-01-05T12:00:00Z' }),
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        pattern: '^[A-Za-z0-9_-]+$',
+        description: "The previous page's `next_cursor`",
+        ...refusal('VALIDATION', {
+          '*': 'cursor is not one this list gave out; start again from the first page',
+        }),
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: ADMIN_DISPUTES_LIMIT_MAX,
+        default: ADMIN_DISPUTES_LIMIT_DEFAULT,
+        description: `Disputes per page, 1 to ${ADMIN_DISPUTES_LIMIT_MAX}`,
+        ...refusal('VALIDATION', { '*': `limit is a whole number from 1 to ${ADMIN_DISPUTES_LIMIT_MAX}` }),
+      }),
+    ),
+  },
+  { title: 'AdminDisputesQuery' },
+);
+export type AdminDisputesQuery = Static<typeof AdminDisputesQuery>;
 export const DisputeIdParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, env, readEnv, runtimeConfigSpec, type ConfigOf, type Reader } from '@updown/runtime';
 import { authConfigProblems, authConfigSpec } from './auth/auth.config';
 import { identityConfigSpec } from './identity/identity.config';
+import { disputesConfigSpec } from './receipts/disputes.config';
 
 /** The repository root, so default paths do not depend on the directory the process starts in. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -74,6 +75,7 @@ export const gatewayConfigSpec = {
   METRICS_HOST: env.string('127.0.0.1'),
   ...authConfigSpec,
   ...identityConfigSpec,
+  ...disputesConfigSpec,
 };
 
 export type GatewayConfig = ConfigOf<typeof gatewayConfigSpec>;

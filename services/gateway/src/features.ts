@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock, Database, KeySet, Logger, Registry } from '@updown/runtime';
 import type { OrderPort } from '@updown/order';
-import { loadSettlementEvidence } from '@updown/settlement';
+import { loadSettlementEvidence, type DisputeLimits } from '@updown/settlement';
 import { createAdminPlugin } from './admin/admin.routes';
 import type { GatewayPlugin } from './app';
 import { createAuthPlugin, type AuthPluginConfig } from './auth/index';
@@ -33,6 +33,8 @@ export interface GatewayFeatureDeps {
   readonly keySet: KeySet;
   /** The PDF inspection queue's bounds; `pdfInspectionLimits(config)` reads them from the environment. */
   readonly pdfInspections?: PdfInspectionLimits;
+  /** The per-trader dispute caps; `disputeLimits(config)` reads them from the environment. */
+  readonly disputes?: DisputeLimits;
 }
 
 /**
@@ -53,6 +55,6 @@ export function gatewayPlugins(deps: GatewayFeatureDeps): GatewayPlugin[] {
     createAdminPlugin({ db, clock, registry }),
     createLeaderboardPlugin({ db, clock }),
     createReceiptsPlugin({ db, keySet: deps.keySet }),
-    createDisputesPlugin({ db, clock, keySet: deps.keySet }),
+    createDisputesPlugin({ db, clock, keySet: deps.keySet, limits: deps.disputes }),
   ];
 }

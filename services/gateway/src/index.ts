@@ -47,6 +47,7 @@ export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from '
 export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './identity/identity.routes';
 export { purgeExpiredIdentityData, startIdentityRetention } from './identity/identity-retention';
 export { identityConfigSpec, pdfInspectionLimits, type IdentityConfig } from './identity/identity.config';
+export { disputeLimits, disputesConfigSpec, type DisputesConfig } from './receipts/disputes.config';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
 export { recoverPayments, startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';

@@ -20,6 +20,7 @@ import { everyMigration } from './db/every-migration';
 import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';
 import { pdfInspectionLimits } from './identity/identity.config';
+import { disputeLimits } from './receipts/disputes.config';
 import { startGateway, type RunningGateway } from './server';
 import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './standalone-config';
 
@@ -91,6 +92,7 @@ async function main(): Promise<void> {
         bus,
         market: marketPluginOptions(config),
         pdfInspections: pdfInspectionLimits(config),
+        disputes: disputeLimits(config),
         order,
         // The public half of the key price-ingest and settlement sign with (the same SIGNING_KEY or DATA_DIR).
         keySet: (await resolveSigningKey(config, logger)).keySet,

@@ -19,6 +19,7 @@ import {
   type ResolvedDatabase,
 } from '@updown/runtime';
 import {
+  disputeLimits,
   ensureAdminFromEnv,
   gatewayPlugins,
   marketPluginOptions,
@@ -169,6 +170,7 @@ export async function startPlatform(
         bus,
         market: marketPluginOptions(config),
         pdfInspections: pdfInspectionLimits(config),
+        disputes: disputeLimits(config),
         order: { placeTrade },
         keySet: signingKey.keySet,
       }),

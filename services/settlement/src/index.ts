@@ -62,11 +62,27 @@ export {
   type DisputeStatus,
   type ReplayStep,
 } from './disputes/dispute.domain';
+export {
+  decodeDisputeCursor,
+  disputeRange,
+  DISPUTE_PAGE_LIMIT_DEFAULT,
+  DISPUTE_PAGE_LIMIT_MAX,
+  InvalidDisputeQuery,
+  pageOf,
+  type DisputeFilter,
+  type DisputePosition,
+} from './disputes/dispute-page.domain';
+export {
+  DISPUTE_FILING_WINDOW_MS,
+  DISPUTE_LIMITS_DEFAULT,
+  OPEN_DISPUTES_RETRY_AFTER_SEC,
+  type DisputeLimits,
+} from './disputes/dispute-quota.domain';
 export { openDispute, resolveDispute, type DisputeDeps } from './disputes/disputes.handler';
 export {
   DISPUTES_LIST_MAX,
   findDispute,
-  listDisputes,
+  listDisputePage,
   listUserDisputes,
   type DisputeRow,
 } from './disputes/disputes.repository';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { tradePairs } from '@updown/order';
 import type { Clock, Database, KeySet } from '@updown/runtime';
 import {
   AdminDispute,
-  AdminDisputeList,
+  ADMIN_DISPUTES_LIMIT_DEFAULT,
+  AdminDisputePage,
   AdminDisputesQuery,
   Dispute,
   DisputeBody,
@@ -14,15 +14,23 @@ import {
   TradeIdParams,
 } from '@updown/schemas/api';
 import {
+  decodeDisputeCursor,
+  disputeRange,
+  DISPUTE_FILING_WINDOW_MS,
+  DISPUTE_LIMITS_DEFAULT,
   DISPUTES_LIST_MAX,
-  listDisputes,
+  listDisputePage,
   listUserDisputes,
   openDispute,
+  pageOf,
   resolveDispute,
+  type DisputeFilter,
+  type DisputeLimits,
   type DisputeRow,
 } from '@updown/settlement';
 import { writeAudit } from '../admin/audit.repository';
-import { emailsByIds } from '../auth/users.repository';
+import { normaliseEmail } from '../auth/auth.domain';
+import { emailsByIds, findUserByEmail } from '../auth/users.repository';
 import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 
@@ -30,15 +38,17 @@ export interface DisputesPluginDeps {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   readonly keySet: KeySet;
+  /** The per-trader filing caps; settlement's `DISPUTE_LIMITS_DEFAULT` when not given. */
+  readonly limits?: DisputeLimits;
 }
 
 /** A dispute as the API shows it: money in dollars, times as ISO strings. */
-export function disputeView(row: DisputeRow, pair: string) {
+export function disputeView(row: DisputeRow) {
   const replay = row.replay;
   return {
     id: row.id,
     trade_id: row.trade_id,
-    pair,
+    pair: row.pair,
     reason: row.reason,
     status: row.status,
     replay: {
@@ -58,12 +68,25 @@ export function disputeView(row: DisputeRow, pair: string) {
   };
 }
 
-/** The pair of each dispute's trade (order's query). */
-function pairsOf(db: Kysely<Database>, rows: readonly DisputeRow[]): Promise<Map<string, string>> {
-  return tradePairs(
-    db,
-    rows.map((r) => r.trade_id),
-  );
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The admin list's query as settlement's filter. A trader named by email is looked up here (the
+ * gateway owns users); an email no account has matches no dispute, so the answer is `null`, an
+ * empty page, rather than an error that would tell which addresses have accounts.
+ */
+async function disputeFilter(db: Kysely<Database>, query: AdminDisputesQuery): Promise<DisputeFilter | null> {
+  const range = disputeRange(query.from, query.to);
+  let userId: string | undefined;
+  if (query.trader !== undefined) {
+    if (UUID.test(query.trader)) userId = query.trader.toLowerCase();
+    else {
+      const user = await findUserByEmail(db, normaliseEmail(query.trader));
+      if (!user) return null;
+      userId = user.id;
+    }
+  }
+  return { status: query.status, userId, pair: query.pair?.toUpperCase(), ...range };
 }
 
 /**
@@ -73,6 +96,7 @@ function pairsOf(db: Kysely<Database>, rows: readonly DisputeRow[]): Promise<Map
  */
 export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsyncTypebox {
   const { db, clock } = deps;
+  const limits = deps.limits ?? DISPUTE_LIMITS_DEFAULT;
   return async (app) => {
     app.post(
       '/api/trades/:id/disputes',
@@ -81,21 +105,19 @@ export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsy
         schema: {
           tags: ['trades', 'disputes'],
           summary: 'Dispute a settled trade',
-          description:
-            'The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence.',
+          description: `The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence. A trader may have at most ${limits.openPerTraderMax} open disputes (429 \`OPEN_DISPUTES_CAP_REACHED\`) and file at most ${limits.filedPerTraderPerDayMax} in any ${DISPUTE_FILING_WINDOW_MS / 3_600_000} hours (429 \`DAILY_DISPUTES_CAP_REACHED\`, with \`Retry-After\` until a slot frees).`,
           security: [{ bearerAuth: [] }],
           params: TradeIdParams,
           body: DisputeBody,
-          response: { 201: Dispute, ...errorResponses(400, 401, 404, 409) },
+          response: { 201: Dispute, ...errorResponses(400, 401, 404, 409, 429) },
         },
       },
       async (request, reply) => {
         const row = await openDispute(
-          { db, clock, keySet: deps.keySet },
+          { db, clock, keySet: deps.keySet, limits },
           { userId: request.user.id, tradeId: request.params.id, reason: request.body.reason },
         );
-        const pairs = await pairsOf(db, [row]);
-        return reply.code(201).send(disputeView(row, pairs.get(row.trade_id) ?? ''));
+        return reply.code(201).send(disputeView(row));
       },
     );
 
@@ -112,8 +134,7 @@ export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsy
       },
       async (request) => {
         const rows = await listUserDisputes(db, request.user.id, DISPUTES_LIST_MAX);
-        const pairs = await pairsOf(db, rows);
-        return rows.map((row) => disputeView(row, pairs.get(row.trade_id) ?? ''));
+        return rows.map(disputeView);
       },
     );
 
@@ -122,15 +143,21 @@ export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsy
       {
         schema: {
           tags: ['admin', 'disputes'],
-          summary: 'Disputes, newest first, optionally by status',
+          summary: 'Disputes, newest first, a page at a time, by status, trader, pair and filing time',
+          description:
+            'Keyset paging: pass the answer’s `next_cursor` back as `cursor` (with the same filters) until it is null. Disputes filed meanwhile appear at the top of the first page, never inside a later one, so paging to the end reaches every dispute that matched when it began. A malformed cursor or filter, or `from` not earlier than `to`, is a 400.',
           security: [{ bearerAuth: [] }],
           querystring: AdminDisputesQuery,
-          response: { 200: AdminDisputeList, ...errorResponses(400, 401, 403) },
+          response: { 200: AdminDisputePage, ...errorResponses(400, 401, 403) },
         },
       },
       async (request) => {
-        const rows = await listDisputes(db, request.query.status, DISPUTES_LIST_MAX);
-        return adminViews(rows);
+        const { cursor, limit = ADMIN_DISPUTES_LIMIT_DEFAULT } = request.query;
+        const after = cursor === undefined ? undefined : decodeDisputeCursor(cursor);
+        const filter = await disputeFilter(db, request.query);
+        if (filter === null) return { disputes: [], next_cursor: null };
+        const page = pageOf(await listDisputePage(db, filter, after, limit), limit);
+        return { disputes: await adminViews(page.rows), next_cursor: page.nextCursor };
       },
     );
 
@@ -185,15 +212,12 @@ export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsy
   };
 
   async function adminViews(rows: readonly DisputeRow[]) {
-    const [pairs, emails] = await Promise.all([
-      pairsOf(db, rows),
-      emailsByIds(
-        db,
-        rows.flatMap((r) => (r.resolved_by ? [r.user_id, r.resolved_by] : [r.user_id])),
-      ),
-    ]);
+    const emails = await emailsByIds(
+      db,
+      rows.flatMap((r) => (r.resolved_by ? [r.user_id, r.resolved_by] : [r.user_id])),
+    );
     return rows.map((row) => ({
-      ...disputeView(row, pairs.get(row.trade_id) ?? ''),
+      ...disputeView(row),
       user_id: row.user_id,
       user_email: emails.get(row.user_id) ?? null,
       resolved_by: row.resolved_by === null ? null : (emails.get(row.resolved_by) ?? row.resolved_by),

@@ -256,7 +256,7 @@ describe('disputes over HTTP', () => {
       headers: bearer(admin),
     });
     expect(queue.statusCode).toBe(200);
-    expect(queue.json().find((d: { id: string }) => d.id === dispute.id)).toMatchObject({
+    expect(queue.json().disputes.find((d: { id: string }) => d.id === dispute.id)).toMatchObject({
       user_id: me.id,
       user_email: expect.stringContaining('@'),
     });

@@ -27,6 +27,8 @@ export interface TradeDisputesTable {
   id: string;
   trade_id: string;
   user_id: string;
+  /** The trade's pair, kept with the dispute so the admin list filters by it. */
+  pair: string;
   reason: string;
   status: 'open' | 'confirmed' | 'corrected';
   /** The replay's evidence (`DisputeReplay`), as JSON. */

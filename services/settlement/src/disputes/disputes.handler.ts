@@ -13,10 +13,18 @@ import {
   OwnDispute,
 } from './dispute.domain';
 import {
+  checkDisputeQuota,
+  DISPUTE_FILING_WINDOW_MS,
+  DISPUTE_LIMITS_DEFAULT,
+  type DisputeLimits,
+} from './dispute-quota.domain';
+import {
+  disputeUsage,
   findDispute,
   hasOpenDispute,
   insertDispute,
   lockDispute,
+  lockDisputeFiler,
   markResolved,
   type DisputeRow,
 } from './disputes.repository';
@@ -27,6 +35,8 @@ export interface DisputeDeps {
   readonly clock: Clock;
   /** The published key set the replay verifies receipts against. */
   readonly keySet: KeySet;
+  /** The per-trader filing caps; `DISPUTE_LIMITS_DEFAULT` when not given. */
+  readonly limits?: DisputeLimits;
   /** Called inside a resolution's transaction (the admin audit record commits with it). */
   readonly onResolved?: (trx: Transaction<Database>, before: DisputeRow, after: DisputeRow) => Promise<void>;
 }
@@ -39,8 +49,13 @@ class TradeNotFound extends DomainError {
 
 /**
  * A trader disputes one of their settled trades: refused when it is not theirs, not settled,
- * settled more than 24 hours ago or already under an open dispute; otherwise the settlement is
- * replayed at once and the dispute stored with the replay as its evidence.
+ * settled more than 24 hours ago, already under an open dispute, or when the trader is at one of
+ * the filing caps (`DisputeLimits`); otherwise the settlement is replayed at once and the dispute
+ * stored with the replay as its evidence.
+ *
+ * The caps are counted twice. First before the replay, so a trader over them costs one count and
+ * not a replay's reads and signature checks. Then where it counts: the count and the insert in one
+ * transaction under the trader's filing lock, so parallel filings cannot all see the last free slot.
  */
 export async function openDispute(
   deps: DisputeDeps,
@@ -53,14 +68,29 @@ export async function openDispute(
   const now = deps.clock.now();
   checkDisputable({ settledAtMs: trade.status === 'pending' ? null : trade.settled_at_ms }, now);
   if (await hasOpenDispute(deps.db, trade.id)) throw new DisputeAlreadyOpen();
+  const limits = deps.limits ?? DISPUTE_LIMITS_DEFAULT;
+  const checkQuota = async (db: Kysely<Database> | Transaction<Database>, atMs: number) =>
+    checkDisputeQuota(
+      await disputeUsage(db, trade.user_id, atMs - DISPUTE_FILING_WINDOW_MS, limits.filedPerTraderPerDayMax),
+      limits,
+      atMs,
+    );
+  await checkQuota(deps.db, now);
   const replay = await replaySettlement(deps.db, trade, deps.keySet, now);
-  const row = await insertDispute(deps.db, {
-    id: randomUUID(),
-    tradeId: trade.id,
-    userId: trade.user_id,
-    reason: command.reason,
-    replay,
-    createdAtMs: now,
+  const row = await deps.db.transaction().execute(async (trx) => {
+    await lockDisputeFiler(trx, trade.user_id);
+    // Read after the lock: a filing that waited for another is dated after it.
+    const filedAtMs = deps.clock.now();
+    await checkQuota(trx, filedAtMs);
+    return insertDispute(trx, {
+      id: randomUUID(),
+      tradeId: trade.id,
+      userId: trade.user_id,
+      pair: trade.pair,
+      reason: command.reason,
+      replay,
+      createdAtMs: filedAtMs,
+    });
   });
   if (!row) throw new DisputeAlreadyOpen();
   return row;

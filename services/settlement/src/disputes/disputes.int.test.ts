@@ -8,7 +8,7 @@ import { createHarness, waitFor, type Harness } from '../testing/harness';
 import { issueReceipts } from '../receipts/receipt-issuer';
 import { DISPUTE_WINDOW_MS } from './dispute.domain';
 import { openDispute, resolveDispute, type DisputeDeps } from './disputes.handler';
-import { findDispute, listDisputes, listUserDisputes } from './disputes.repository';
+import { findDispute, listDisputePage, listUserDisputes } from './disputes.repository';
 
 let h: Harness;
 const key = generateSigningKey();
@@ -159,7 +159,9 @@ describe('disputes', () => {
       resolution_note: expect.any(String),
     });
     expect(await h.balances(user)).toEqual(balances);
-    expect((await listDisputes(h.db, 'confirmed', 50)).map((d) => d.id)).toContain(dispute.id);
+    expect((await listDisputePage(h.db, { status: 'confirmed' }, undefined, 50)).map((d) => d.id)).toContain(
+      dispute.id,
+    );
   });
 
   it('find a mismatch when the recorded result disagrees with the ticks, and correct it through the ledger once', async () => {

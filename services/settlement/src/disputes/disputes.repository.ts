@@ -1,13 +1,15 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '@updown/runtime';
 import type { TradeDisputesTable } from '../db/tables';
 import type { DisputeReplay, DisputeStatus } from './dispute.domain';
+import type { DisputeFilter, DisputePosition } from './dispute-page.domain';
+import type { DisputeUsage } from './dispute-quota.domain';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export type DisputeRow = Selectable<TradeDisputesTable> & { readonly replay: DisputeReplay };
 
-/** Most disputes one list returns. */
+/** Most disputes a trader's own list returns (the filing caps keep it far below this in a day). */
 export const DISPUTES_LIST_MAX = 200;
 
 export async function insertDispute(
@@ -16,6 +18,7 @@ export async function insertDispute(
     readonly id: string;
     readonly tradeId: string;
     readonly userId: string;
+    readonly pair: string;
     readonly reason: string;
     readonly replay: DisputeReplay;
     readonly createdAtMs: number;
@@ -28,6 +31,7 @@ export async function insertDispute(
       id: dispute.id,
       trade_id: dispute.tradeId,
       user_id: dispute.userId,
+      pair: dispute.pair,
       reason: dispute.reason,
       status: 'open',
       replay: JSON.stringify(dispute.replay),
@@ -91,14 +95,64 @@ export async function listUserDisputes(db: Db, userId: string, limit: number): P
     .execute()) as DisputeRow[];
 }
 
-export async function listDisputes(
+/**
+ * One page of every trader's disputes matching `filter`, newest first by (created_at_ms, id),
+ * starting strictly after `after`: up to `limit + 1` rows, the extra one telling the caller that
+ * more follow (`pageOf`). Each filter has an index in the same order (migration 0051).
+ */
+export async function listDisputePage(
   db: Db,
-  status: DisputeStatus | undefined,
+  filter: DisputeFilter,
+  after: DisputePosition | undefined,
   limit: number,
 ): Promise<DisputeRow[]> {
   let query = db.selectFrom('trade_disputes').selectAll();
-  if (status) query = query.where('status', '=', status);
-  return (await query.orderBy('created_at_ms', 'desc').limit(limit).execute()) as DisputeRow[];
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.userId !== undefined) query = query.where('user_id', '=', filter.userId);
+  if (filter.pair !== undefined) query = query.where('pair', '=', filter.pair);
+  if (filter.fromMs !== undefined) query = query.where('created_at_ms', '>=', filter.fromMs);
+  if (filter.toMs !== undefined) query = query.where('created_at_ms', '<', filter.toMs);
+  if (after !== undefined)
+    query = query.where(sql<boolean>`(created_at_ms, id) < (${after.createdAtMs}, ${after.id}::uuid)`);
+  return (await query
+    .orderBy('created_at_ms', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit + 1)
+    .execute()) as DisputeRow[];
+}
+
+/**
+ * Serialises one trader's filings until the transaction ends, so that counting their disputes
+ * and inserting the new one cannot interleave with another filing of theirs. An advisory lock
+ * rather than a row lock: the trader may have no dispute row yet, and filing moves no money, so
+ * it stays off the wallet's lock ladder and waits on nothing a money command holds.
+ */
+export async function lockDisputeFiler(trx: Transaction<Database>, userId: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`dispute-filer:${userId}`}, 0))`.execute(trx);
+}
+
+/** The trader's open disputes and the times of their newest `recentMax` filings since `sinceMs`. */
+export async function disputeUsage(
+  db: Db,
+  userId: string,
+  sinceMs: number,
+  recentMax: number,
+): Promise<DisputeUsage> {
+  const open = await db
+    .selectFrom('trade_disputes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('user_id', '=', userId)
+    .where('status', '=', 'open')
+    .executeTakeFirstOrThrow();
+  const recent = await db
+    .selectFrom('trade_disputes')
+    .select('created_at_ms')
+    .where('user_id', '=', userId)
+    .where('created_at_ms', '>', sinceMs)
+    .orderBy('created_at_ms', 'desc')
+    .limit(recentMax)
+    .execute();
+  return { openCount: open.n, recentFiledAtMs: recent.map((row) => row.created_at_ms) };
 }
 
 /** Whether the trade has an open dispute. */
