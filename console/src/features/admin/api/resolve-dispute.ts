@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import type { BodyOf } from '../../../lib/api-schema';
-import { DISPUTE_STATUSES, type AdminDispute } from '../../../lib/disputes';
-import { adminDisputesQueryOptions } from './get-admin-disputes';
+import type { AdminDispute } from '../../../lib/disputes';
+import { ADMIN_DISPUTES_QUERY_KEY } from './get-admin-disputes';
 import { usersQueryOptions } from './get-users';
 
 /** Confirm leaves the settlement as it was; correct pays out the difference the replay found. */
@@ -19,8 +19,9 @@ export function resolveDispute({ id, decision, note }: ResolveDisputeInput): Pro
 }
 
 /**
- * Settles after every status's list has reloaded: the dispute leaves Open for Confirmed or
- * Corrected, and its row's buttons stay disabled until it has gone. A refusal reloads them too
+ * Settles after every dispute list (each status and trader filter, every page loaded) has
+ * reloaded: the dispute leaves Open for Confirmed or Corrected, and its row's buttons stay
+ * disabled until it has gone. A refusal reloads them too
  * (another admin may have resolved it meanwhile). A correction moves money, so the users' balances
  * reload as well.
  */
@@ -30,9 +31,7 @@ export function useResolveDispute() {
     mutationFn: resolveDispute,
     onSettled: () =>
       Promise.all([
-        ...DISPUTE_STATUSES.map((status) =>
-          queryClient.invalidateQueries({ queryKey: adminDisputesQueryOptions(status).queryKey }),
-        ),
+        queryClient.invalidateQueries({ queryKey: ADMIN_DISPUTES_QUERY_KEY }),
         queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
       ]),
   });

@@ -60,7 +60,7 @@ function everyList() {
     'GET /api/admin/withdrawals': json([]),
     'GET /api/admin/verifications': json([]),
     'GET /api/admin/users': json([]),
-    'GET /api/admin/disputes': json([]),
+    'GET /api/admin/disputes': json({ disputes: [], next_cursor: null }),
   });
 }
 

@@ -67,11 +67,17 @@ function rowOf(email: string) {
   return within(screen.getByText(email).closest('tr')!);
 }
 
-/** The list answers by the `status` query parameter. */
+/** The list answers by the `status` query parameter, in one page. */
 function listRoute(byStatus: Record<string, AdminDispute[]>) {
   return (_body: unknown, url: string) =>
-    json(byStatus[new URL(url, 'http://x').searchParams.get('status') ?? ''] ?? []);
+    json({
+      disputes: byStatus[new URL(url, 'http://x').searchParams.get('status') ?? ''] ?? [],
+      next_cursor: null,
+    });
 }
+
+/** What the tab asks for first: the open disputes, a page of 20. */
+const OPEN_PAGE = 'GET /api/admin/disputes?status=open&limit=20';
 
 describe('DisputesTab', () => {
   it('lists open disputes with the trade, trader, reason, time and the replay verdict, its steps on demand', async () => {
@@ -81,7 +87,7 @@ describe('DisputesTab', () => {
     const user = userEvent.setup();
     renderWithProviders(<DisputesTab />);
     await screen.findByText('ann@example.com');
-    expect(calls(fetchMock)).toEqual(['GET /api/admin/disputes?status=open']);
+    expect(calls(fetchMock)).toEqual([OPEN_PAGE]);
     for (const name of ['Trade', 'Pair', 'Trader', 'Reason', 'Created', 'Replay', 'Decision'])
       expect(screen.getByRole('columnheader', { name })).toBeTruthy();
     const ann = rowOf('ann@example.com');
@@ -122,9 +128,9 @@ describe('DisputesTab', () => {
     await user.click(screen.getByRole('button', { name: 'Corrected' }));
     expect(await screen.findByText('No corrected disputes')).toBeTruthy();
     expect(calls(fetchMock)).toEqual([
-      'GET /api/admin/disputes?status=open',
-      'GET /api/admin/disputes?status=confirmed',
-      'GET /api/admin/disputes?status=corrected',
+      OPEN_PAGE,
+      'GET /api/admin/disputes?status=confirmed&limit=20',
+      'GET /api/admin/disputes?status=corrected&limit=20',
     ]);
   });
 
@@ -205,11 +211,76 @@ describe('DisputesTab', () => {
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith(detail));
     expect(toast.success).not.toHaveBeenCalled();
     // The list reloads: another admin may have resolved it meanwhile.
-    await waitFor(() =>
-      expect(calls(fetchMock).filter((call) => call === 'GET /api/admin/disputes?status=open')).toHaveLength(
-        2,
-      ),
+    await waitFor(() => expect(calls(fetchMock).filter((call) => call === OPEN_PAGE)).toHaveLength(2));
+  });
+
+  it('pages with the cursor: "Load more" appends the older disputes until there are no more', async () => {
+    const newer = Array.from({ length: 20 }, (_, i) =>
+      dispute(`f${String(i).padStart(3, '0')}`, { user_email: `flood${i}@example.com` }),
     );
+    const older = dispute('0ld1', { user_email: 'quiet@example.com', reason: 'My exit was wrong' });
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/disputes': (_body, url) =>
+        new URL(url, 'http://x').searchParams.get('cursor') === 'page-2'
+          ? json({ disputes: [older], next_cursor: null })
+          : json({ disputes: newer, next_cursor: 'page-2' }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<DisputesTab />);
+    await screen.findByText('flood0@example.com');
+    expect(screen.queryByText('quiet@example.com')).toBeNull();
+    expect(screen.getByText('20 disputes shown; older ones follow')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    expect(rowOf('quiet@example.com').getByText('My exit was wrong')).toBeTruthy();
+    expect(screen.getByText('flood19@example.com')).toBeTruthy();
+    expect(screen.getByText('21 disputes shown')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
+    expect(calls(fetchMock)).toEqual([OPEN_PAGE, `${OPEN_PAGE}&cursor=page-2`]);
+  });
+
+  it('filters by trader on Filter, keeps the status, and clears back to everyone', async () => {
+    const fetchMock = fakeAdminApi({
+      'GET /api/admin/disputes': (_body, url) =>
+        json({
+          disputes: new URL(url, 'http://x').searchParams.get('trader')
+            ? [MISMATCH]
+            : [CONFIRMED_REPLAY, MISMATCH],
+          next_cursor: null,
+        }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<DisputesTab />);
+    await screen.findByText('ann@example.com');
+    await user.type(screen.getByLabelText('Trader'), ' Bob@Example.com ');
+    expect(calls(fetchMock)).toEqual([OPEN_PAGE]);
+    await user.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(screen.queryByText('ann@example.com')).toBeNull());
+    expect(screen.getByText('bob@example.com')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Clear' }));
+    expect(await screen.findByText('ann@example.com')).toBeTruthy();
+    expect((screen.getByLabelText('Trader') as HTMLInputElement).value).toBe('');
+    expect(calls(fetchMock)).toEqual([
+      OPEN_PAGE,
+      'GET /api/admin/disputes?status=open&trader=Bob%40Example.com&limit=20',
+      OPEN_PAGE,
+    ]);
+  });
+
+  it("shows the server's detail when a filter is refused", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    fakeAdminApi({
+      'GET /api/admin/disputes': (_body, url) =>
+        new URL(url, 'http://x').searchParams.get('trader')
+          ? json({ detail: 'trader is a user id or an email address', code: 'VALIDATION' }, 400)
+          : json({ disputes: [CONFIRMED_REPLAY], next_cursor: null }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<DisputesTab />);
+    await screen.findByText('ann@example.com');
+    await user.type(screen.getByLabelText('Trader'), 'bob{Enter}');
+    expect(await screen.findByText('trader is a user id or an email address')).toBeTruthy();
   });
 
   it("toasts 'Failed to load admin data' when the list fails to load", async () => {

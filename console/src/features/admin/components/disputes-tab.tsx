@@ -9,7 +9,7 @@ import {
   type AdminDispute,
   type DisputeStatus,
 } from '../../../lib/disputes';
-import { useAdminDisputes } from '../api/get-admin-disputes';
+import { useAdminDisputes, type AdminDisputePage } from '../api/get-admin-disputes';
 import { useResolveDispute, type DisputeDecision } from '../api/resolve-dispute';
 import { formatDateTime, formatSignedDollars, shortTradeId } from './admin-format';
 import { useBusyKeys } from './use-busy-keys';
@@ -25,6 +25,8 @@ const EMPTY_TEXT: Record<DisputeStatus, string> = {
   confirmed: 'No confirmed disputes',
   corrected: 'No corrected disputes',
 };
+/** The longest email address there is (RFC 5321); the server refuses longer filters. */
+const TRADER_FILTER_CHARS_MAX = 254;
 const DECIDED_TOAST: Record<DisputeDecision, string> = {
   confirm: 'Dispute confirmed',
   correct: 'Dispute corrected',
@@ -152,10 +154,59 @@ function DisputeRow({ dispute, busy, onDecide }: RowProps) {
   );
 }
 
-/** Traders' disputes by status, with the server's replay as evidence; open ones are decided here. */
+/** Narrows the list to one trader, by email or user id; applied on Filter (or Enter), not per keystroke. */
+function TraderFilter({ applied, onApply }: { applied: string; onApply(trader: string): void }) {
+  const [draft, setDraft] = useState(applied);
+  return (
+    <form
+      className="admin-actions admin-disputes__trader"
+      role="search"
+      aria-label="Filter by trader"
+      onSubmit={(event) => {
+        event.preventDefault();
+        onApply(draft.trim());
+      }}
+    >
+      <input
+        aria-label="Trader"
+        placeholder="Trader email or user id"
+        value={draft}
+        maxLength={TRADER_FILTER_CHARS_MAX}
+        onChange={(event) => setDraft(event.target.value)}
+      />
+      <button type="submit" className="button admin-button--small">
+        Filter
+      </button>
+      {applied !== '' && (
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => {
+            setDraft('');
+            onApply('');
+          }}
+        >
+          Clear
+        </button>
+      )}
+    </form>
+  );
+}
+
+/** The disputes of every page loaded so far, in the server's order (newest first). */
+function disputesOf(pages: readonly AdminDisputePage[] | undefined): AdminDispute[] {
+  return pages?.flatMap((page) => page.disputes) ?? [];
+}
+
+/**
+ * Traders' disputes by status and, optionally, one trader, with the server's replay as evidence;
+ * open ones are decided here. The server sends a page at a time: "Load more" asks for the next one
+ * with its cursor, so every dispute is reachable however many one trader files.
+ */
 export function DisputesTab() {
   const [status, setStatus] = useState<DisputeStatus>('open');
-  const list = useAdminDisputes(status);
+  const [trader, setTrader] = useState('');
+  const list = useAdminDisputes({ status, trader: trader === '' ? undefined : trader });
   const resolve = useResolveDispute();
   const { run, isBusy } = useBusyKeys();
   useLoadErrorToast(list.error, 'disputes');
@@ -175,53 +226,76 @@ export function DisputesTab() {
       }
     });
 
-  const rows = list.data ?? [];
+  const rows = disputesOf(list.data?.pages);
   return (
     <section className="card admin-card">
       <h2 className="card-title">Disputes</h2>
-      <div className="segmented admin-disputes__filter" role="group" aria-label="Status">
-        {DISPUTE_STATUSES.map((option) => (
-          <button
-            key={option}
-            type="button"
-            aria-pressed={option === status}
-            className={option === status ? 'segment segment--active' : 'segment'}
-            onClick={() => setStatus(option)}
-          >
-            {STATUS_LABEL[option]}
-          </button>
-        ))}
+      <div className="admin-disputes__filters">
+        <div className="segmented admin-disputes__filter" role="group" aria-label="Status">
+          {DISPUTE_STATUSES.map((option) => (
+            <button
+              key={option}
+              type="button"
+              aria-pressed={option === status}
+              className={option === status ? 'segment segment--active' : 'segment'}
+              onClick={() => setStatus(option)}
+            >
+              {STATUS_LABEL[option]}
+            </button>
+          ))}
+        </div>
+        <TraderFilter applied={trader} onApply={setTrader} />
       </div>
       {list.isPending ? (
         <p className="muted">Loading...</p>
       ) : rows.length === 0 ? (
-        <p className="muted">{EMPTY_TEXT[status]}</p>
+        <p className="muted">
+          {list.isError ? errorDetail(list.error, EMPTY_TEXT[status]) : EMPTY_TEXT[status]}
+        </p>
       ) : (
-        <div className="table-scroll">
-          <table className="table admin-table">
-            <thead>
-              <tr>
-                <th>Trade</th>
-                <th>Pair</th>
-                <th>Trader</th>
-                <th>Reason</th>
-                <th>Created</th>
-                <th>Replay</th>
-                <th>{status === 'open' ? 'Decision' : 'Resolution'}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((dispute) => (
-                <DisputeRow
-                  key={dispute.id}
-                  dispute={dispute}
-                  busy={isBusy(dispute.id)}
-                  onDecide={(decision, note) => void onDecide(dispute, decision, note)}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <>
+          <div className="table-scroll">
+            <table className="table admin-table">
+              <thead>
+                <tr>
+                  <th>Trade</th>
+                  <th>Pair</th>
+                  <th>Trader</th>
+                  <th>Reason</th>
+                  <th>Created</th>
+                  <th>Replay</th>
+                  <th>{status === 'open' ? 'Decision' : 'Resolution'}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((dispute) => (
+                  <DisputeRow
+                    key={dispute.id}
+                    dispute={dispute}
+                    busy={isBusy(dispute.id)}
+                    onDecide={(decision, note) => void onDecide(dispute, decision, note)}
+                  />
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <div className="admin-disputes__more">
+            <span className="muted small">
+              {rows.length} {rows.length === 1 ? 'dispute' : 'disputes'} shown
+              {list.hasNextPage ? '; older ones follow' : ''}
+            </span>
+            {list.hasNextPage && (
+              <button
+                type="button"
+                className="button button--outline button--small"
+                disabled={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+              >
+                {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+              </button>
+            )}
+          </div>
+        </>
       )}
     </section>
   );
