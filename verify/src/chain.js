@@ -30,6 +30,9 @@
  * @property {number} [fromSeq] the checkpoint's first tick; with `startHash`, the tick at
  *   `fromSeq`, if the segment holds it, must have `startHash` as its prevHash
  * @property {string} [startHash]
+ * @property {number} [fromMs] the checkpoint's `fromMs`: the atMs of the tick at `fromSeq`, if the
+ *   segment holds it
+ * @property {number} [toMs] the checkpoint's `toMs`: the atMs of its last tick
  */
 
 /** The prevHash of every pair's first tick: sixty-four zeros. */
@@ -75,6 +78,22 @@ export function isPriceText(text) {
   if (typeof text !== 'string' || !PRICE_TEXT.test(text)) return false;
   const value = Number(text);
   return value >= PRICE_MIN && value < PRICE_LIMIT && String(value) === text;
+}
+
+/**
+ * Tick times rise strictly along a pair's chain: a tick is later than every tick before it. The
+ * chain's writer refuses a tick that is not later than its head, and a verifier refuses a chain
+ * that breaks the rule, so "the last tick at or before an instant" names one tick and the tick
+ * after it proves that nothing in between was stored. Equal times are refused too: two prices at
+ * one instant would leave the price in force at that instant to the writer's choice.
+ *
+ * @param {{ seq: number, atMs: number }} previous an earlier tick of the chain (lower seq)
+ * @param {{ seq: number, atMs: number }} tick
+ * @returns {string | undefined} the problem, or undefined when `tick` is later than `previous`
+ */
+export function tickTimeProblem(previous, tick) {
+  if (tick.atMs > previous.atMs) return undefined;
+  return `tick ${tick.seq} at ${tick.atMs} is not later than tick ${previous.seq} at ${previous.atMs}: tick times rise strictly along a chain`;
 }
 
 /**
@@ -137,7 +156,8 @@ export function tickDifferences(actual, expected) {
 /**
  * Checks a run of consecutive ticks of `pair` that ends with a checkpoint's last tick: each
  * tick's hash against its content, each prevHash against the previous tick's hash, consecutive
- * seqs, the first (and second) tick against the receipt's, the last against the checkpoint.
+ * seqs, strictly rising times, the first (and second) tick against the receipt's, the last (and
+ * the one at the checkpoint's `fromSeq`) against the checkpoint.
  *
  * @param {CryptoPort} port
  * @param {string} pair
@@ -176,9 +196,14 @@ export async function verifySegment(port, pair, segment, expect) {
       if (tick.prevHash !== previous.hash) {
         problems.push(`tick ${tick.seq} prevHash does not equal the hash of tick ${previous.seq}`);
       }
+      const late = tickTimeProblem(previous, tick);
+      if (late !== undefined) problems.push(late);
     }
     if (expect.fromSeq === tick.seq && expect.startHash !== undefined && tick.prevHash !== expect.startHash) {
       problems.push(`tick ${tick.seq} prevHash does not equal the checkpoint's startHash`);
+    }
+    if (expect.fromSeq === tick.seq && expect.fromMs !== undefined && tick.atMs !== expect.fromMs) {
+      problems.push(`tick ${tick.seq} at ${tick.atMs} is not at the checkpoint's fromMs ${expect.fromMs}`);
     }
     previous = tick;
   }
@@ -206,8 +231,12 @@ export async function verifySegment(port, pair, segment, expect) {
   const last = /** @type {Tick} */ (segment[segment.length - 1]);
   if (last.seq !== expect.toSeq) {
     problems.push(`the segment ends at tick ${last.seq}, the checkpoint at tick ${expect.toSeq}`);
-  } else if (last.hash !== expect.headHash) {
-    problems.push(`tick ${last.seq} hash is not the checkpoint's headHash`);
+  } else {
+    if (last.hash !== expect.headHash)
+      problems.push(`tick ${last.seq} hash is not the checkpoint's headHash`);
+    if (expect.toMs !== undefined && last.atMs !== expect.toMs) {
+      problems.push(`tick ${last.seq} at ${last.atMs} is not at the checkpoint's toMs ${expect.toMs}`);
+    }
   }
   if (problems.length <= SEGMENT_PROBLEMS_MAX) return problems;
   return [

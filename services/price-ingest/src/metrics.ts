@@ -11,6 +11,7 @@ export interface PriceIngestMetrics {
   readonly ticksPersisted: Counter;
   readonly ticksDroppedStale: Counter;
   readonly ticksDroppedUnusable: Counter;
+  readonly ticksDroppedNotLater: Counter;
   readonly checkpointsSigned: Counter<'pair'>;
   readonly checkpointFailures: Counter;
   readonly flushBatchSize: Histogram;
@@ -62,6 +63,11 @@ export function priceIngestMetrics(registry: Registry): PriceIngestMetrics {
     ticksDroppedUnusable: new Counter({
       name: 'updown_ticks_dropped_unusable_total',
       help: 'Ticks dropped because their price cannot be written as a chain decimal (a provider fault)',
+      registers,
+    }),
+    ticksDroppedNotLater: new Counter({
+      name: 'updown_ticks_dropped_not_later_total',
+      help: "Ticks dropped because their time is not later than their pair's chain head (tick times rise strictly)",
       registers,
     }),
     checkpointsSigned: new Counter({

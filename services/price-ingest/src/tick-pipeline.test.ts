@@ -94,7 +94,7 @@ describe('tick pipeline writes', () => {
     // The pairs' chain heads are read once, when the pipeline first writes them. The setting is
     // local to the transaction: every other statement of the connection keeps PostgreSQL's
     // durable default.
-    expect(statements[0]).toMatch(/^select p\.pair, h\.seq, h\.hash from unnest/);
+    expect(statements[0]).toMatch(/^select p\.pair, h\.seq, h\.hash, h\.at_ms from unnest/);
     expect(statements[1]).toBe('set local synchronous_commit = off');
     expect(statements[2]).toMatch(/^insert into market_ticks \(pair, at_ms, price, seq, prev_hash, hash\)/);
     expect(statements[3]).toMatch(/^insert into market_candles /);
@@ -109,6 +109,46 @@ describe('tick pipeline writes', () => {
       'insert into market_ticks ',
       'insert into market_candle',
     ]);
+    await pipeline.stop();
+  });
+
+  it("drops a tick not later than its pair's chain head: neither stored, nor in a candle, nor published", async () => {
+    const clock = new ManualClock(Date.UTC(2026, 0, 5));
+    const registry = createMetricsRegistry();
+    const inserted: unknown[][] = [];
+    const published: number[] = [];
+    const pipeline = new TickPipeline({
+      db: offlineDb({
+        onQuery: (query) => {
+          if (query.sql.includes('insert into market_ticks')) inserted.push([...query.parameters]);
+        },
+      }),
+      publisher: { publish: async (_topic, _key, event) => void published.push(event.payload.atMs) },
+      clock,
+      logger: createLogger({ level: 'silent', name: 'pipeline-test' }),
+      metrics: priceIngestMetrics(registry),
+      flushIntervalMs: 200,
+      batchMax: 100,
+      bufferMax: 1_000,
+    });
+    const t = clock.now();
+    pipeline.push([
+      { pair: 'EURUSD', price: 1.1, atMs: t },
+      { pair: 'EURUSD', price: 1.2, atMs: t }, // the same instant: refused
+      { pair: 'EURUSD', price: 1.3, atMs: t - 1 }, // earlier: refused
+      { pair: 'EURUSD', price: 1.4, atMs: t + 1 },
+    ]);
+    expect(await pipeline.flush()).toBe(true);
+    expect(published).toEqual([t, t + 1]);
+    expect(await metricValue(registry, 'updown_ticks_dropped_not_later_total')).toBe(2);
+    expect(await metricValue(registry, 'updown_ticks_persisted_total')).toBe(2);
+    expect(JSON.stringify(inserted)).not.toContain('1.2');
+    expect(JSON.stringify(inserted)).not.toContain('1.3');
+    // The head moved to t + 1: a later batch at that instant is refused too.
+    pipeline.push([{ pair: 'EURUSD', price: 1.5, atMs: t + 1 }]);
+    expect(await pipeline.flush()).toBe(true);
+    expect(published).toEqual([t, t + 1]);
+    expect(await metricValue(registry, 'updown_ticks_dropped_not_later_total')).toBe(3);
     await pipeline.stop();
   });
 });

@@ -3,7 +3,7 @@ import type { Clock, Database, Logger } from '@updown/runtime';
 import { createEvent } from '@updown/schemas';
 import { TICKS_TOPIC, type TickPublisher } from './bus-ports';
 import { aggregateCandles } from './candles/candles.domain';
-import { TickChain, type ChainedTick } from './chain/tick-chain';
+import { TickChain, type LinkedTicks } from './chain/tick-chain';
 import { isChainablePrice } from './chain/chainable';
 import type { Tick, TickSink } from './feed/price-provider';
 import { FEED_STALE_AFTER_MS } from './feed-health/feed-status.domain';
@@ -188,14 +188,14 @@ export class TickPipeline implements TickSink {
     this.referenceBuffer = [];
     const { metrics, logger } = this.options;
     const stopTimer = metrics.flushDuration.startTimer();
-    let chained: ChainedTick[];
+    let linked: LinkedTicks;
     try {
-      const candles = aggregateCandles(batch);
-      chained = await this.options.db.transaction().execute(async (trx) => {
-        const linked = await this.chain.link(trx, batch);
-        await insertTicksAndCandles(trx, linked, candles);
+      linked = await this.options.db.transaction().execute(async (trx) => {
+        const ticks = await this.chain.link(trx, batch);
+        // Candles from the chained ticks only: a refused tick is never stored, so it moves nothing.
+        await insertTicksAndCandles(trx, ticks.chained, aggregateCandles(ticks.chained));
         await insertReferenceTicks(trx, references);
-        return linked;
+        return ticks;
       });
     } catch (error) {
       stopTimer();
@@ -212,13 +212,22 @@ export class TickPipeline implements TickSink {
       return false;
     }
     stopTimer();
+    const { chained, refused } = linked;
     this.chain.commit(chained);
     this.consecutiveFailures = 0;
     this.buffer.splice(0, batch.length);
     metrics.bufferedTicks.set(this.buffer.length);
-    metrics.ticksPersisted.inc(batch.length);
-    metrics.flushBatchSize.observe(batch.length);
-    await this.publish(batch);
+    metrics.ticksPersisted.inc(chained.length);
+    metrics.flushBatchSize.observe(chained.length);
+    if (refused.length > 0) {
+      metrics.ticksDroppedNotLater.inc(refused.length);
+      logger.warn(
+        { ticks: refused.length, pairs: [...new Set(refused.map((tick) => tick.pair))] },
+        "ticks not later than their pair's chain head were dropped: tick times rise strictly along a chain",
+      );
+    }
+    // Only what was stored is published: the order service enters trades on published ticks.
+    await this.publish(chained);
     return true;
   }
 

@@ -9,7 +9,7 @@ import { deleteTicksBefore } from '../market.repository';
 import { storeTicks } from '../testing/ticks';
 import { chainSegment, pinTicks, receiptTicks } from './chain.repository';
 import { listCheckpoints, signCheckpoints } from './checkpoints';
-import { chainHash } from './tick-chain';
+import { chainHash, TickChain } from './tick-chain';
 import { verifyTickChains } from './verify-chains';
 
 let database: TestDatabase;
@@ -153,5 +153,45 @@ describe('the tick chain', () => {
         },
       ]),
     );
+  });
+
+  it("refuses a tick not later than its pair's head, and the ledger check names a stored chain whose times do not rise", async () => {
+    await freshPair('RISING', 3); // T, T+250, T+500
+    const [head] = await chainSegment(database.db, 'RISING', 3, 3);
+    const chain = new TickChain();
+    const { chained, refused } = await chain.link(database.db, [
+      { pair: 'RISING', atMs: T + 500, price: 2 }, // the head's instant
+      { pair: 'RISING', atMs: T + 499, price: 3 },
+      { pair: 'RISING', atMs: T + 501, price: 4 },
+      { pair: 'RISING', atMs: T + 501, price: 5 }, // the instant of the tick linked just before it
+    ]);
+    expect(chained.map((t) => [t.seq, t.atMs, t.price])).toEqual([[4, T + 501, 4]]);
+    expect(chained[0]!.prevHash.toString('hex')).toBe(head!.hash);
+    expect(refused.map((t) => t.price)).toEqual([2, 3, 5]);
+    await expect(storeTicks(database.db, [{ pair: 'RISING', atMs: T + 500, price: 2 }])).rejects.toThrow(
+      /not later than their pair's chain head/,
+    );
+    expect((await chainSegment(database.db, 'RISING', 1, 10)).map((t) => t.seq)).toEqual([1, 2, 3]);
+
+    // A chain written past the rule, hashes and links all in order: only the times give it away.
+    let prevHash: Buffer = Buffer.from(GENESIS_HASH, 'hex');
+    for (const [seq, atMs] of [
+      [1, T],
+      [2, T],
+    ] as const) {
+      const hash = chainHash('STILL', seq, atMs, 1.1, prevHash);
+      await sql`insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
+        values ('STILL', ${atMs}, 1.1, ${seq}, ${prevHash}, ${hash})`.execute(database.db);
+      prevHash = hash;
+    }
+    const found = (await verifyTickChains(database.db, key.keySet)).violations.filter((v) =>
+      v.detail.startsWith('STILL'),
+    );
+    expect(found).toEqual([
+      {
+        check: 'tick_time_not_rising',
+        detail: `STILL tick 2 at ${T} is not later than tick 1 at ${T}: tick times rise strictly along a chain`,
+      },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, KeySet } from '@updown/runtime';
 import { verifyCheckpoint } from '@updown/verify';
-import { GENESIS_HASH } from '@updown/verify/chain';
+import { GENESIS_HASH, tickTimeProblem } from '@updown/verify/chain';
 import { nodeCrypto } from '@updown/verify/node';
 import { chainedPairs, chainTicksAfter } from './chain.repository';
 import { checkpointsAfter, type SignedCheckpoint } from './checkpoints';
@@ -14,6 +14,7 @@ export interface ChainViolation {
     | 'tick_link_broken'
     | 'tick_missing'
     | 'tick_unchained_inside_chain'
+    | 'tick_time_not_rising'
     | 'checkpoint_invalid'
     | 'checkpoint_mismatch';
   readonly detail: string;
@@ -34,8 +35,8 @@ const LISTED_MAX = 50;
  * Proves every pair's tick chain from the stored ticks alone, naming where it breaks: each tick's
  * hash against its content (a changed price, time or number), each link to the tick before it
  * (an inserted or replaced tick), no missing number (a deleted tick; the chain may only start
- * after a checkpoint's head, where retention cut it), no unchained tick inside the chain's time
- * span (a row slipped in beside the chain), and every checkpoint: its signature against the key
+ * after a checkpoint's head, where retention cut it), times rising strictly along the chain, no
+ * unchained tick inside the chain's time span (a row slipped in beside the chain), and every checkpoint: its signature against the key
  * set, its start and head against the stored ticks, and its link to the checkpoint before it.
  */
 export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Promise<ChainReport> {
@@ -82,7 +83,7 @@ export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Pr
       if (page.length < PAGE) break;
       after = page[page.length - 1]!.checkpoint.toSeq;
     }
-    let previous: { seq: number; hash: string; pinned: boolean } | undefined;
+    let previous: { seq: number; hash: string; pinned: boolean; atMs: number } | undefined;
     let firstAtMs: number | undefined;
     let lastAtMs: number | undefined;
     for (let after = 0; ;) {
@@ -131,6 +132,8 @@ export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Pr
             detail: `${pair} tick ${tick.seq}: prevHash does not equal the hash of tick ${previous.seq} (a tick was replaced or inserted)`,
           });
         }
+        const late = previous && tickTimeProblem(previous, tick);
+        if (late) report({ check: 'tick_time_not_rising', detail: `${pair} ${late}` });
         const head = endsAt.get(tick.seq);
         if (head !== undefined && head !== tick.hash) {
           report({
@@ -145,7 +148,7 @@ export async function verifyTickChains(db: Kysely<Database>, keySet: KeySet): Pr
             detail: `${pair} tick ${tick.seq}: prevHash differs from the start signed by its checkpoint`,
           });
         }
-        previous = { seq: tick.seq, hash: tick.hash, pinned: tick.pinned };
+        previous = { seq: tick.seq, hash: tick.hash, pinned: tick.pinned, atMs: tick.atMs };
       }
       if (page.length < PAGE) break;
       after = page[page.length - 1]!.seq;

@@ -5,7 +5,8 @@ import { insertTicksAndCandles } from '../market.repository';
 
 /**
  * Stores ticks as the feed would (hash-chained per pair, without candles), in one transaction;
- * returns their row ids in order. A per-pair advisory lock stands in for price-ingest being the
+ * returns their row ids in order. A tick not later than its pair's head fails the call, where the
+ * feed would drop it: a test that stores one means something else. A per-pair advisory lock stands in for price-ingest being the
  * chain's single writer, so tests that store ticks of one pair concurrently still link them in turn.
  */
 export async function storeTicks(
@@ -18,7 +19,13 @@ export async function storeTicks(
     await sql`select pg_advisory_xact_lock(hashtext('tick-chain:' || p)) from unnest(${pairs}::text[]) as p`.execute(
       trx,
     );
-    const linked = await new TickChain().link(trx, ticks);
+    const { chained: linked, refused } = await new TickChain().link(trx, ticks);
+    if (refused.length > 0) {
+      const [first] = refused;
+      throw new Error(
+        `storeTicks: ${refused.length} tick(s) not later than their pair's chain head, e.g. ${first!.pair} at ${first!.atMs}: tick times rise strictly along a chain`,
+      );
+    }
     await insertTicksAndCandles(trx, linked, []);
     const rows = await trx
       .selectFrom('market_ticks')
