@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { entryTickProblems } from '@updown/verify/rules';
 import {
   decidePlacement,
   InsufficientBalance,
@@ -89,6 +90,28 @@ describe('decidePlacement', () => {
       decidePlacement({ ...state, latestTick: { price: 1, atMs: now - 5_000, tickId: 1 } }, command)
         .entryPrice,
     ).toBe(1);
+  });
+
+  it('never accepts before its entry tick: a tick from a clock ahead moves the acceptance to its instant', () => {
+    const ahead = decidePlacement(
+      { ...state, latestTick: { price: 1, atMs: now + 300, tickId: 1 } },
+      command,
+    );
+    expect(ahead).toMatchObject({ entryAtMs: now + 300, acceptedAtMs: now + 300, expiryAtMs: now + 60_300 });
+    expect(() =>
+      decidePlacement({ ...state, latestTick: { price: 1, atMs: now + 5_001, tickId: 1 } }, command),
+    ).toThrow(StalePrice);
+  });
+
+  it('accepts only what the entry rule of a receipt proves', () => {
+    for (const ageMs of [0, 300, 5_000, -300]) {
+      const trade = decidePlacement(
+        { ...state, latestTick: { price: 97_000.5, atMs: now - ageMs, tickId: 1 } },
+        command,
+      );
+      const entryTick = { seq: 1, atMs: trade.entryAtMs, price: String(trade.entryPrice) };
+      expect(entryTickProblems(String(trade.entryPrice), trade.acceptedAtMs, entryTick)).toEqual([]);
+    }
   });
 
   it("refuses a pair whose reference feed is silent or disagrees beyond the pair's spread", () => {

@@ -1,4 +1,4 @@
-import { feedsAgree } from '@updown/verify/rules';
+import { ENTRY_PRICE_AGE_MS_MAX, entryPriceFresh, feedsAgree } from '@updown/verify/rules';
 import { DomainError } from '@updown/runtime/errors';
 import { TRADE_AMOUNT_MIN, TRADE_DURATIONS_SEC } from '@updown/schemas/api';
 import { splitStake } from '@updown/wallet/domain';
@@ -23,8 +23,11 @@ import {
 // at the edge; the decision keeps them for every caller, including the internal placement API.
 export { TRADE_DURATIONS_SEC };
 export const MIN_STAKE_CENTS = TRADE_AMOUNT_MIN * 100;
-/** A pair whose latest tick is older than this cannot be traded: the entry price would be stale. */
-export const PRICE_AGE_MS_MAX = 5_000;
+/**
+ * A pair whose latest tick is older than this cannot be traded: the entry price would be stale.
+ * It is the entry rule receipts prove (`@updown/verify/rules`), so a verifier holds every trade to it.
+ */
+export const PRICE_AGE_MS_MAX = ENTRY_PRICE_AGE_MS_MAX;
 
 export type Direction = 'UP' | 'DOWN';
 export type AccountType = 'demo' | 'real';
@@ -141,7 +144,10 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
   if (!state.pair) throw new PairNotTradable(command.pair, 'unknown');
   if (!state.pair.active) throw new PairNotTradable(command.pair, 'inactive');
   const tick = state.latestTick;
-  if (!tick || command.now - tick.atMs > PRICE_AGE_MS_MAX || tick.atMs > command.now + PRICE_AGE_MS_MAX) {
+  // A tick stamped up to 5 s ahead of this clock (another host's) is taken, and the acceptance moves
+  // to its instant: a trade is never accepted before the price it enters at, as its receipt proves.
+  const acceptedAtMs = tick ? Math.max(command.now, tick.atMs) : command.now;
+  if (!tick || tick.atMs > command.now + PRICE_AGE_MS_MAX || !entryPriceFresh(tick.atMs, acceptedAtMs)) {
     throw new StalePrice(command.pair);
   }
   // A pair with a reference trades only while the reference is live and agrees (docs/feeds.md).
@@ -188,8 +194,8 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
     entryPrice: tick.price,
     entryAtMs: tick.atMs,
     entryTickId: tick.tickId,
-    acceptedAtMs: command.now,
-    expiryAtMs: command.now + command.durationSec * 1000,
+    acceptedAtMs,
+    expiryAtMs: acceptedAtMs + command.durationSec * 1000,
     durationSec: command.durationSec,
     stakeFromCashCents: split.fromCashCents,
     stakeFromBonusCents: split.fromBonusCents,
