@@ -6,7 +6,7 @@ import { SETTLEMENT_DEFAULTS } from './settlement.service';
 export const receiptConfigSpec = {
   /** How often settled trades are looked at for receipts (each waits for its covering checkpoint). */
   RECEIPT_INTERVAL_MS: env.int(1_000, { min: 100, max: 600_000 }),
-  /** How long a receipt waits for the tick after its expiry (a dead feed) before it is issued without it. */
+  /** How long a receipt may wait for the tick after its expiry (a dead feed) before the wait is logged as overdue. */
   RECEIPT_WAIT_MAX_MS: env.int(300_000, { min: 1_000, max: 86_400_000 }),
 };
 

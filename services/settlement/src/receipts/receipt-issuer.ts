@@ -11,6 +11,7 @@ import { settlementKey } from '../settlement.domain';
 import { receiptIdOf } from './receipt-id';
 import {
   buildReceipt,
+  receiptOverdue,
   receiptReady,
   type Receipt,
   type ReceiptEvidence,
@@ -27,7 +28,7 @@ export interface IssueReceiptsOptions {
   readonly key: SigningKey;
   readonly nowMs: number;
   readonly batch: number;
-  /** How long after settlement a receipt waits for the tick after expiry before it is issued without it. */
+  /** How long after settlement a receipt may wait for its proof before it counts as overdue. */
   readonly waitMaxMs: number;
 }
 
@@ -35,7 +36,12 @@ export interface IssuedReceipts {
   readonly issued: number;
   /** Trades whose receipt cannot be proven yet (no checkpoint, or no tick after the expiry): in the backlog. */
   readonly waiting: number;
-  /** Trades that settled on ticks stored before the chain existed: no receipt, the cursor passes them. */
+  /** Of the waiting, those settled `waitMaxMs` ago or more: a feed that stopped at their expiry, or no checkpoints. */
+  readonly overdue: number;
+  /**
+   * Trades that entered or settled on ticks stored before the chain existed: no receipt could prove
+   * them, and the cursor passes them.
+   */
   readonly skipped: number;
 }
 
@@ -71,7 +77,7 @@ export async function issueReceipts(
     const cursor = await readCursor(trx, RECEIPTS_CURSOR);
     const fresh = await readSettledAfter(trx, cursor, options.batch);
     const trades = [...retried, ...fresh];
-    if (trades.length === 0) return { issued: 0, waiting: 0, skipped: 0 };
+    if (trades.length === 0) return { issued: 0, waiting: 0, overdue: 0, skipped: 0 };
     const evidence = await evidenceOf(trx, trades);
     const entryIds = await entryIdsByKey(
       trx,
@@ -82,12 +88,12 @@ export async function issueReceipts(
     let skipped = 0;
     for (const trade of trades) {
       const found = evidence.get(evidenceKey(trade))!;
-      if (found.exitUnchained) {
+      if (found.exitUnchained || found.entry === null) {
         skipped++;
         continue;
       }
       const chain = receiptEvidence(found);
-      if (!receiptReady(chain, trade.settled_at_ms, options.nowMs, options.waitMaxMs)) {
+      if (!receiptReady(chain)) {
         waiting.push(trade);
         continue;
       }
@@ -131,7 +137,8 @@ export async function issueReceipts(
     );
     const last = fresh[fresh.length - 1];
     if (last) await moveCursor(trx, RECEIPTS_CURSOR, last.position);
-    return { issued: issued.length, waiting: waiting.length, skipped };
+    const overdue = waiting.filter((t) => receiptOverdue(t.settled_at_ms, options.nowMs, options.waitMaxMs));
+    return { issued: issued.length, waiting: waiting.length, overdue: overdue.length, skipped };
   });
 }
 

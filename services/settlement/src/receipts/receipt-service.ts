@@ -18,7 +18,7 @@ export interface ReceiptIssuerDeps {
   readonly registry: Registry;
   /** How often the issuer looks for settled trades whose checkpoint is signed. */
   readonly intervalMs: number;
-  /** How long a receipt waits for the tick after expiry (a dead feed) before it is issued without it. */
+  /** How long a receipt may wait for its proof (a dead feed) before its wait is logged as overdue. */
   readonly waitMaxMs: number;
   /** Passes one run makes while each finds a full batch. */
   readonly passesMax?: number;
@@ -38,8 +38,10 @@ export interface RunningReceiptIssuer {
 export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssuer {
   const metrics = settlementMetrics(deps.registry);
   const passesMax = deps.passesMax ?? 100;
+  // Logged when it changes, not every pass: the issuer runs every second.
+  let overdueLogged = 0;
   const run = async (): Promise<IssuedReceipts> => {
-    const total = { issued: 0, waiting: 0, skipped: 0 };
+    const total = { issued: 0, waiting: 0, overdue: 0, skipped: 0 };
     for (let pass = 0; pass < passesMax; pass++) {
       const result = await issueReceipts(deps.db, {
         key: deps.key,
@@ -50,11 +52,21 @@ export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssue
       total.issued += result.issued;
       total.skipped += result.skipped;
       total.waiting = result.waiting;
+      total.overdue = result.overdue;
       metrics.receiptsIssued.inc(result.issued);
       metrics.receiptsSkipped.inc(result.skipped);
       if (result.issued + result.skipped + result.waiting < RECEIPT_BATCH_MAX) break;
     }
     metrics.receiptsWaiting.set(total.waiting);
+    if (total.overdue !== overdueLogged) {
+      overdueLogged = total.overdue;
+      if (total.overdue > 0) {
+        deps.logger.warn(
+          { overdue: total.overdue, waitMaxMs: deps.waitMaxMs },
+          'receipts still wait for a tick after their expiry or a checkpoint; they are issued once the chain proves them',
+        );
+      }
+    }
     return total;
   };
   const repeating = repeatEvery({

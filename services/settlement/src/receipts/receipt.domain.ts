@@ -91,24 +91,24 @@ export function payoutBasisPoints(payoutPct: number): number {
 }
 
 /**
- * Whether the chain can prove this trade's receipt yet: the entry tick (when there is one) and the
- * exit side are covered by signed checkpoints, and the tick after the expiry is stored. A feed that
- * died at the expiry never stores that tick; after `waitMaxMs` past settlement the receipt is issued
- * without it (the verifier then warns that the exit tick's "last before expiry" is unproven).
+ * Whether the chain can prove this trade's receipt yet: signed checkpoints cover its entry tick and
+ * the first tick after its expiry, which must be stored. That tick is the exit rule's proof
+ * (`exitTickProblems` of `@updown/verify/rules`): without it no verifier can tell that the exit
+ * tick is the last at or before the expiry, so a trade whose feed stopped at its expiry waits for
+ * the feed, however long, rather than get a receipt that cannot be proven.
  */
-export function receiptReady(
-  evidence: ReceiptEvidence,
-  settledAtMs: number,
-  nowMs: number,
-  waitMaxMs: number,
-): boolean {
-  if (evidence.entry !== null && evidence.entryCheckpoint === null) return false;
-  const waitedEnough = nowMs - settledAtMs >= waitMaxMs;
-  if (evidence.after === null) {
-    if (!waitedEnough) return false;
-    return evidence.exit === null || evidence.exitCheckpoint !== null;
-  }
-  return evidence.exitCheckpoint !== null;
+export function receiptReady(evidence: ReceiptEvidence): boolean {
+  return (
+    evidence.entry !== null &&
+    evidence.entryCheckpoint !== null &&
+    evidence.after !== null &&
+    evidence.exitCheckpoint !== null
+  );
+}
+
+/** Whether a receipt still waiting has waited past `waitMaxMs` since its trade settled: worth a warning. */
+export function receiptOverdue(settledAtMs: number, nowMs: number, waitMaxMs: number): boolean {
+  return nowMs - settledAtMs >= waitMaxMs;
 }
 
 /**

@@ -6,6 +6,7 @@ import { verifyReceipt } from '@updown/verify';
 import { GENESIS_HASH, priceText } from '@updown/verify/chain';
 import { nodeCrypto } from '@updown/verify/node';
 import { pnlCents, settle, type SettlingTrade } from '../settlement.domain';
+import { receiptIdOf } from './receipt-id';
 import { buildReceipt, type Receipt, type ReceiptTick } from './receipt.domain';
 
 /**
@@ -50,12 +51,21 @@ function history(input: {
   stakeCents: number;
   payoutPct: number;
 }): History | undefined {
-  const ticks = chain(input.prices, 1_767_000_000_000, input.steps);
-  const entry = ticks[input.entryIndex % ticks.length]!;
+  const walk = chain(input.prices, 1_767_000_000_000, input.steps);
+  const entry = walk[input.entryIndex % walk.length]!;
   const expiryAtMs = entry.atMs + input.durationMs;
+  // A receipt is issued once a tick after the expiry is stored: the walk goes on past it.
+  const last = walk[walk.length - 1]!;
+  const ticks =
+    last.atMs > expiryAtMs
+      ? walk
+      : chain([...input.prices, input.prices[0]!], 1_767_000_000_000, [
+          ...input.prices.map((_, i) => input.steps[i % input.steps.length]!),
+          expiryAtMs - last.atMs + 1,
+        ]);
   const exitIndex = ticks.findLastIndex((t) => t.atMs <= expiryAtMs);
   const exit = ticks[exitIndex]!;
-  const after = ticks[exitIndex + 1] ?? null;
+  const after = ticks[exitIndex + 1]!;
   const head = ticks[ticks.length - 1]!;
   const checkpoint: Checkpoint = {
     type: 'updown.checkpoint.v1',
@@ -85,7 +95,7 @@ function history(input: {
   const result = settle(trade, { id: exitIndex + 1, atMs: exit.atMs, price: Number(exit.price) });
   expect(result.pnlCents).toBe(pnlCents(trade.amountCents, trade.payoutPct, result.status));
   const receipt = buildReceipt({
-    receiptId: '9a8b7c6d-5e4f-8a3b-9c2d-1e0f2a3b4c5d',
+    receiptId: receiptIdOf(trade.tradeId),
     trade: {
       tradeId: trade.tradeId,
       userId: trade.userId,
@@ -111,7 +121,7 @@ function history(input: {
     },
     ledgerKey: `trade:${trade.tradeId}:settle`,
     ledgerEntryIds: [42],
-    issuedAtMs: head.atMs + 2,
+    issuedAtMs: Math.max(head.atMs, expiryAtMs + 500) + 2,
   });
   return {
     document: {

@@ -225,7 +225,7 @@ describe('receipts', () => {
     expect(entryChain.detail).toMatch(new RegExp(`tick ${entrySeq + 2} follows tick ${entrySeq}`));
   });
 
-  it('waits for the tick after expiry up to the bound, holding back no other trade, then issues without it', async () => {
+  it('waits for the tick after expiry however long, holding back no other trade, counted overdue past the bound', async () => {
     const t = h.clock.now() + 1_000;
     at(t);
     await h.tick('BTCUSDT', t, 95_000);
@@ -243,19 +243,26 @@ describe('receipts', () => {
     await service.settleDue();
     await settledOf(trade.id);
     await signCheckpoints(h.db, key, h.clock.now());
-    expect((await issue()).waiting).toBe(1);
+    expect(await issue()).toMatchObject({ waiting: 1, overdue: 0 });
     // A trade on a live feed that settles after it gets its receipt meanwhile.
     const { trade: live } = await settledTrade('EURUSD', 'UP', 1.3, 1.31, 1.32);
     await signCheckpoints(h.db, key, h.clock.now());
     expect(await issue()).toMatchObject({ issued: 1, waiting: 1 });
     expect((await loadReceipt(h.db, live.id)).status).toBe('issued');
-    expect((await loadReceipt(h.db, trade.id)).status).toBe('pending');
+    // Past the bound it still waits: without the tick after expiry its exit could not be proven.
     at(h.clock.now() + WAIT_MAX_MS);
-    expect((await issue()).issued).toBe(1);
+    expect(await issue()).toMatchObject({ issued: 0, waiting: 1, overdue: 1 });
+    expect((await loadReceipt(h.db, trade.id)).status).toBe('pending');
+    // The feed comes back: the first tick after the expiry proves the exit, and the receipt is issued.
+    const back = h.clock.now();
+    await h.tick('BTCUSDT', back, 95_020);
+    await signCheckpoints(h.db, key, h.clock.now());
+    expect(await issue()).toMatchObject({ issued: 1, waiting: 0, overdue: 0 });
     const document = await documentOf(trade.id);
-    expect(document.receipt.afterExpiryTick).toBeNull();
+    expect(document.receipt.exitTick?.atMs).toBe(t + 59_000);
+    expect(document.receipt.afterExpiryTick?.atMs).toBe(back);
     const checked = await verifyReceipt(document, key.keySet, nodeCrypto);
-    expect(checked.verdict).toBe('valid');
-    expect(checked.steps.some((s: { status: string }) => s.status === 'warn')).toBe(true);
+    expect(checked.firstFailure).toBeUndefined();
+    expect(checked.steps.every((s: { status: string }) => s.status === 'ok')).toBe(true);
   });
 });
