@@ -15,15 +15,29 @@ export {
   tickContent,
   tickDifferences,
   tickHash,
+  tickTimeProblem,
   verifySegment,
 } from './chain.js';
+export { RECEIPT_ID_PREFIX, ledgerKeyFor, receiptIdFor } from './consistency.js';
 export { base64urlToBytes, bytesToBase64url, bytesToHex, hexToBytes } from './base64url.js';
-export { findKey, jwkThumbprint, keySetProblems, verifySignature } from './keys.js';
+export {
+  ACCEPTED_KEY_STATUSES,
+  findKey,
+  jwkThumbprint,
+  keySetProblems,
+  keySetThumbprint,
+  keyStatusProblem,
+  verifySignature,
+} from './keys.js';
 export {
   BASIS_POINTS_PER_UNIT,
+  ENTRY_PRICE_AGE_MS_MAX,
   EXIT_TICK_AGE_MS_MAX,
   OUTCOMES,
   RULES,
+  entryPriceFresh,
+  entryTickProblems,
+  exitTickProblems,
   pnlCents,
   settlementRule,
 } from './rules.js';
@@ -48,6 +62,7 @@ export { webCrypto } from './web-crypto.js';
 /** @typedef {import('./rules.js').Outcome} Outcome */
 /** @typedef {import('./rules.js').Rule} Rule */
 /** @typedef {import('./rules.js').ExitPrice} ExitPrice */
+/** @typedef {import('./rules.js').TickPoint} TickPoint */
 /** @typedef {import('./verify-receipt.js').Checkpoint} Checkpoint */
 /** @typedef {import('./verify-receipt.js').SignedCheckpoint} SignedCheckpoint */
 /** @typedef {import('./verify-receipt.js').CheckpointRef} CheckpointRef */

@@ -7,8 +7,24 @@
  */
 import { canonicalJson } from './canonical.js';
 import { GENESIS_HASH, isPriceText, verifySegment } from './chain.js';
+import {
+  givenTickOrderProblems,
+  givenTicks,
+  ledgerKeyFor,
+  receiptIdFor,
+  receiptTimeProblems,
+  referenceTimeProblems,
+} from './consistency.js';
 import { keySetProblems, verifySignature } from './keys.js';
-import { OUTCOMES, RULES, pnlCents, settlementRule } from './rules.js';
+import {
+  ENTRY_PRICE_AGE_MS_MAX,
+  OUTCOMES,
+  RULES,
+  entryTickProblems,
+  exitTickProblems,
+  pnlCents,
+  settlementRule,
+} from './rules.js';
 
 /** @typedef {import('./crypto-port.js').CryptoPort} CryptoPort */
 /** @typedef {import('./chain.js').Tick} Tick */
@@ -106,7 +122,7 @@ import { OUTCOMES, RULES, pnlCents, settlementRule } from './rules.js';
  * @property {{ entry: SegmentProof | null, exit: SegmentProof | null }} proof
  */
 
-/** @typedef {'format' | 'receipt-signature' | 'checkpoint-signatures' | 'checkpoint-binding' | 'entry-chain' | 'exit-chain' | 'exit-tick-rule' | 'entry-tick-rule' | 'outcome' | 'pnl'} StepId */
+/** @typedef {'format' | 'receipt-signature' | 'checkpoint-signatures' | 'checkpoint-binding' | 'entry-chain' | 'exit-chain' | 'exit-tick-rule' | 'entry-tick-rule' | 'consistency' | 'outcome' | 'pnl'} StepId */
 /** @typedef {'ok' | 'fail' | 'warn' | 'skipped'} StepStatus */
 
 /**
@@ -140,6 +156,7 @@ export const STEPS = /** @type {const} */ ([
   ['exit-chain', 'Exit tick chain'],
   ['exit-tick-rule', 'Exit tick is the last at or before expiry'],
   ['entry-tick-rule', 'Entry price is the entry tick'],
+  ['consistency', 'Ids, times and ticks agree'],
   ['outcome', 'Outcome'],
   ['pnl', 'Profit and loss'],
 ]);
@@ -379,7 +396,9 @@ export async function verifyCheckpoint(signed, keySet, port) {
 }
 
 /**
- * The checks of a checkpoint's own numbers.
+ * The checks of a checkpoint's own numbers. Its times are its first and last ticks' and it was
+ * signed after its last tick, so fromMs <= toMs <= signedAtMs; tick times rise strictly, so a
+ * checkpoint over several ticks has fromMs < toMs and one over a single tick fromMs = toMs.
  *
  * @param {Checkpoint} body
  * @returns {string[]}
@@ -392,6 +411,14 @@ export function checkpointConsistencyProblems(body) {
     problems.push(`ticks is ${body.ticks}, toSeq - fromSeq + 1 is ${body.toSeq - body.fromSeq + 1}`);
   }
   if (body.fromMs > body.toMs) problems.push(`fromMs ${body.fromMs} is after toMs ${body.toMs}`);
+  else if (body.fromSeq < body.toSeq && body.fromMs === body.toMs) {
+    problems.push(`fromMs equals toMs ${body.toMs} over ${body.ticks} ticks: tick times rise strictly`);
+  } else if (body.fromSeq === body.toSeq && body.fromMs !== body.toMs) {
+    problems.push(`fromMs ${body.fromMs} is not toMs ${body.toMs} for a checkpoint over one tick`);
+  }
+  if (body.toMs > body.signedAtMs) {
+    problems.push(`signedAtMs ${body.signedAtMs} is before toMs ${body.toMs}: signed before its last tick`);
+  }
   if (body.fromSeq === 1 && body.startHash !== GENESIS_HASH) {
     problems.push('a checkpoint from tick 1 must start from the genesis hash (64 zeros)');
   }
@@ -403,7 +430,7 @@ export function checkpointConsistencyProblems(body) {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Verifies a receipt document against a key set: steps 1–9 of docs/receipts.md in order.
+ * Verifies a receipt document against a key set: steps 1–10 of docs/receipts.md in order.
  *
  * @param {unknown} document the receipt document, as parsed from JSON
  * @param {KeySet} keySet the published key set (`/.well-known/updown-keys.json`)
@@ -521,15 +548,36 @@ export async function verifyReceipt(document, keySet, port) {
   const exitChain = await chainStep(port, receipt, 'exit', exitAnchor, exitSecond, proof.exit);
   report('exit-chain', exitChain.status, exitChain.detail);
 
-  // 6. The exit tick is the last tick at or before expiry.
-  const exitRule = exitTickRule(receipt);
+  // Every tick the receipt and its proof hold, once per seq: the rules below use all of them.
+  const given = givenTicks({
+    entryTick: receipt.entryTick,
+    exitTick: receipt.exitTick,
+    afterExpiryTick: receipt.afterExpiryTick,
+    entrySegment: proof.entry?.segment ?? [],
+    exitSegment: proof.exit?.segment ?? [],
+  });
+
+  // 6. The exit tick is the last tick at or before expiry, proven by the tick after it.
+  const exitRule = exitTickRule(receipt, given.ticks);
   report('exit-tick-rule', exitRule.status, exitRule.detail);
 
-  // 7. The entry price is the entry tick's.
-  const entryRule = entryTickRule(receipt);
+  // 7. The entry price is the entry tick's, fresh at acceptance.
+  const entryRule = entryTickRule(receipt, given.ticks);
   report('entry-tick-rule', entryRule.status, entryRule.detail);
 
-  // 8. The outcome and rule, recomputed.
+  // 8. The ids derived from the trade, the times in order, the ticks given in agreement.
+  const consistencyProblems = [
+    ...(await idProblems(port, receipt)),
+    ...receiptTimeProblems(receipt),
+    ...referenceTimeProblems(receipt),
+    ...given.problems,
+    ...givenTickOrderProblems(given.ticks, given.sourcesOf),
+  ];
+  conclude('consistency', consistencyProblems, {
+    ok: `receipt id and ledger key derived from trade ${receipt.tradeId}; accepted ${receipt.acceptedAtMs} <= expiry ${receipt.expiryAtMs} <= settled ${receipt.settledAtMs} <= issued ${receipt.issuedAtMs}; ${given.ticks.length} tick${given.ticks.length === 1 ? '' : 's'} given, one per seq, rising in time`,
+  });
+
+  // 9. The outcome and rule, recomputed.
   const exit = receipt.exitTick
     ? { price: Number(receipt.exitTick.price), atMs: receipt.exitTick.atMs }
     : undefined;
@@ -562,7 +610,7 @@ export async function verifyReceipt(document, keySet, port) {
     ok: `${receipt.direction} from ${receipt.entryPrice}, ${exitText}: ${ruled.outcome} (${ruled.rule})`,
   });
 
-  // 9. The profit, recomputed from the recomputed outcome.
+  // 10. The profit, recomputed from the recomputed outcome.
   /** @type {string[]} */
   const pnlProblems = [];
   let pnl = 0;
@@ -600,7 +648,7 @@ async function chainStep(port, receipt, side, anchor, second, segmentProof) {
       return { status: 'skipped', detail: `the receipt names no ${none}` };
     }
     return {
-      status: 'warn',
+      status: 'fail',
       detail: `${name} ${anchor.seq} is not covered by a signed checkpoint in this receipt: its place in the chain is not proven`,
     };
   }
@@ -615,6 +663,8 @@ async function chainStep(port, receipt, side, anchor, second, segmentProof) {
     headHash: body.headHash,
     fromSeq: body.fromSeq,
     startHash: body.startHash,
+    fromMs: body.fromMs,
+    toMs: body.toMs,
   });
   if (problems.length > 0) {
     return { status: 'fail', detail: joined(problems.map((problem) => `${side} segment: ${problem}`)) };
@@ -627,88 +677,78 @@ async function chainStep(port, receipt, side, anchor, second, segmentProof) {
 }
 
 /**
- * Step 6.
+ * Step 6: the rules module's exit rule over the receipt's ticks and every tick its proof holds.
  *
  * @param {Receipt} receipt
+ * @param {readonly Tick[]} ticks every tick given, one per seq
  * @returns {{ status: StepStatus, detail: string }}
  */
-function exitTickRule(receipt) {
+function exitTickRule(receipt, ticks) {
   const { exitTick, afterExpiryTick, expiryAtMs } = receipt;
-  /** @type {string[]} */
-  const problems = [];
-  if (exitTick && exitTick.atMs > expiryAtMs) {
-    problems.push(`exitTick ${exitTick.seq} at ${exitTick.atMs} is after expiry ${expiryAtMs}`);
-  }
-  if (afterExpiryTick && afterExpiryTick.atMs <= expiryAtMs) {
-    problems.push(
-      `afterExpiryTick ${afterExpiryTick.seq} at ${afterExpiryTick.atMs} is not after expiry ${expiryAtMs}`,
-    );
-  }
-  if (exitTick && afterExpiryTick && afterExpiryTick.seq !== exitTick.seq + 1) {
-    problems.push(
-      `afterExpiryTick is tick ${afterExpiryTick.seq}, not tick ${exitTick.seq + 1} after exitTick ${exitTick.seq}`,
-    );
-  }
-  if (!exitTick && afterExpiryTick && afterExpiryTick.seq !== 1) {
-    problems.push(
-      `exitTick is null, but tick ${afterExpiryTick.seq - 1} comes before afterExpiryTick ${afterExpiryTick.seq}: it is at or before expiry, or it would be the first tick after it`,
-    );
-  }
+  const others = ticks.filter((tick) => tick.seq !== exitTick?.seq);
+  const problems = exitTickProblems(expiryAtMs, exitTick, afterExpiryTick, others);
   if (problems.length > 0) return { status: 'fail', detail: joined(problems) };
-  if (exitTick && afterExpiryTick) {
-    return {
-      status: 'ok',
-      detail: `tick ${exitTick.seq} at ${exitTick.atMs} <= expiry ${expiryAtMs} < tick ${afterExpiryTick.seq} at ${afterExpiryTick.atMs}`,
-    };
-  }
+  const nextSeq = exitTick ? exitTick.seq + 1 : 1;
+  const next = /** @type {Tick} */ (
+    afterExpiryTick?.seq === nextSeq ? afterExpiryTick : others.find((tick) => tick.seq === nextSeq)
+  );
+  const where = next === afterExpiryTick ? '' : ' (from the proof)';
   if (exitTick) {
     return {
-      status: 'warn',
-      detail: `tick ${exitTick.seq} at ${exitTick.atMs} <= expiry ${expiryAtMs}; no tick after expiry was stored when the receipt was issued`,
-    };
-  }
-  if (afterExpiryTick) {
-    return {
       status: 'ok',
-      detail: `no tick at or before expiry ${expiryAtMs}: the first tick after it is the pair's tick 1 (at ${afterExpiryTick.atMs})`,
+      detail: `tick ${exitTick.seq} at ${exitTick.atMs} <= expiry ${expiryAtMs} < tick ${next.seq} at ${next.atMs}${where}`,
     };
   }
   return {
-    status: 'warn',
-    detail:
-      'the receipt names neither an exit tick nor a tick after expiry: that no tick was stored is not proven',
+    status: 'ok',
+    detail: `no tick at or before expiry ${expiryAtMs}: the first tick after it is the pair's tick 1 (at ${next.atMs})${where}`,
   };
 }
 
 /**
- * Step 7.
+ * Step 7: the rules module's entry rule, saying how the entry tick stands to the tick after it.
  *
  * @param {Receipt} receipt
+ * @param {readonly Tick[]} ticks every tick given, one per seq
  * @returns {{ status: StepStatus, detail: string }}
  */
-function entryTickRule(receipt) {
+function entryTickRule(receipt, ticks) {
   const { entryTick, entryPrice, acceptedAtMs } = receipt;
-  if (!entryTick) {
-    return {
-      status: 'warn',
-      detail: `the receipt names no entry tick: the entry price ${entryPrice} is not tied to a stored tick`,
-    };
+  const problems = entryTickProblems(entryPrice, acceptedAtMs, entryTick);
+  if (problems.length > 0 || entryTick === null) return { status: 'fail', detail: joined(problems) };
+  const ageMs = acceptedAtMs - entryTick.atMs;
+  const next = ticks.find((tick) => tick.seq === entryTick.seq + 1);
+  let after = '';
+  if (next && next.atMs <= acceptedAtMs) {
+    after = `; the next tick, ${next.seq} at ${next.atMs}, is at or before the acceptance too, which the rule allows: the price a trade enters at may trail the chain, by at most ${ENTRY_PRICE_AGE_MS_MAX} ms`;
+  } else if (next) {
+    after = `; tick ${next.seq} came after it, at ${next.atMs}`;
   }
-  /** @type {string[]} */
-  const problems = [];
-  if (Number(entryTick.price) !== Number(entryPrice)) {
-    problems.push(`entryTick ${entryTick.seq} price ${entryTick.price} is not the entry price ${entryPrice}`);
-  }
-  if (entryTick.atMs > acceptedAtMs) {
-    problems.push(
-      `entryTick ${entryTick.seq} at ${entryTick.atMs} is after the trade was accepted at ${acceptedAtMs}`,
-    );
-  }
-  if (problems.length > 0) return { status: 'fail', detail: joined(problems) };
   return {
     status: 'ok',
-    detail: `entry price ${entryPrice} is tick ${entryTick.seq}'s, at ${entryTick.atMs} <= accepted ${acceptedAtMs}`,
+    detail: `entry price ${entryPrice} is tick ${entryTick.seq}'s, at ${entryTick.atMs} <= accepted ${acceptedAtMs} (${ageMs} ms before, at most ${ENTRY_PRICE_AGE_MS_MAX})${after}`,
   };
+}
+
+/**
+ * The receipt id and the ledger key, derived from the trade id.
+ *
+ * @param {CryptoPort} port
+ * @param {Receipt} receipt
+ * @returns {Promise<string[]>}
+ */
+async function idProblems(port, receipt) {
+  /** @type {string[]} */
+  const problems = [];
+  const receiptId = await receiptIdFor(port, receipt.tradeId);
+  if (receipt.receiptId !== receiptId) {
+    problems.push(
+      `receiptId ${receipt.receiptId} is not ${receiptId}, the id derived from trade ${receipt.tradeId}`,
+    );
+  }
+  const ledgerKey = ledgerKeyFor(receipt.tradeId);
+  if (receipt.ledgerKey !== ledgerKey) problems.push(`ledgerKey ${receipt.ledgerKey} is not ${ledgerKey}`);
+  return problems;
 }
 
 /**

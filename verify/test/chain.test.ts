@@ -6,6 +6,7 @@ import {
   priceText,
   tickContent,
   tickHash,
+  tickTimeProblem,
   verifySegment,
   type Tick,
 } from '../src/chain.js';
@@ -157,11 +158,13 @@ describe('verifySegment', () => {
       'tick 15 prevHash does not equal the hash of tick 13',
     ]);
     const inserted = segmentOf(10, 24);
-    inserted.splice(4, 0, { ...(inserted[3] as Tick), price: '95000' });
+    const t13 = inserted[3] as Tick;
+    inserted.splice(4, 0, { ...t13, price: '95000' });
     expect(await verifySegment(nodeCrypto, pair, inserted, expectOf(inserted))).toEqual([
       'tick 13 hash does not match its content',
       'tick 13 follows tick 13: seqs are not consecutive',
       'tick 13 prevHash does not equal the hash of tick 13',
+      `tick 13 at ${t13.atMs} is not later than tick 13 at ${t13.atMs}: tick times rise strictly along a chain`,
     ]);
     // Inserted with its own seq, the later ticks renumbered and every hash recomputed: the
     // segment no longer ends where the checkpoint does.
@@ -214,6 +217,42 @@ describe('verifySegment', () => {
         startHash: 'a'.repeat(64),
       }),
     ).toEqual(["tick 17 prevHash does not equal the checkpoint's startHash"]);
+  });
+
+  it('refuses tick times that do not rise strictly, even in a chain whose hashes all agree', async () => {
+    const equal = buildChain(pair, [
+      { atMs: 1_000, price: 1 },
+      { atMs: 1_000, price: 2 },
+      { atMs: 900, price: 3 },
+      { atMs: 1_001, price: 4 },
+    ]);
+    expect(
+      await verifySegment(nodeCrypto, pair, equal, { toSeq: 4, headHash: (equal[3] as Tick).hash }),
+    ).toEqual([
+      'tick 2 at 1000 is not later than tick 1 at 1000: tick times rise strictly along a chain',
+      'tick 3 at 900 is not later than tick 2 at 1000: tick times rise strictly along a chain',
+    ]);
+    expect(tickTimeProblem({ seq: 1, atMs: 5 }, { seq: 2, atMs: 6 })).toBeUndefined();
+    expect(tickTimeProblem({ seq: 1, atMs: 5 }, { seq: 2, atMs: 5 })).toBe(
+      'tick 2 at 5 is not later than tick 1 at 5: tick times rise strictly along a chain',
+    );
+  });
+
+  it("checks the checkpoint's fromMs and toMs against the ticks it names", async () => {
+    const segment = segmentOf(10, 24);
+    const times = { fromSeq: 17, fromMs: (chain[16] as Tick).atMs, toMs: (chain[23] as Tick).atMs };
+    expect(await verifySegment(nodeCrypto, pair, segment, { ...expectOf(segment), ...times })).toEqual([]);
+    expect(
+      await verifySegment(nodeCrypto, pair, segment, {
+        ...expectOf(segment),
+        ...times,
+        fromMs: times.fromMs - 1,
+        toMs: times.toMs + 1,
+      }),
+    ).toEqual([
+      `tick 17 at ${times.fromMs} is not at the checkpoint's fromMs ${times.fromMs - 1}`,
+      `tick 24 at ${times.toMs} is not at the checkpoint's toMs ${times.toMs + 1}`,
+    ]);
   });
 
   it('hashes with the pair: the same ticks under another pair do not verify', async () => {

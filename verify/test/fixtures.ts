@@ -55,6 +55,13 @@ export function keySetOf(...signers: readonly TestSigner[]): KeySet {
   return { keys: signers.map((signer) => signer.jwk) };
 }
 
+/** A trade's receipt id as the server derives it (a UUID of version 8 from SHA-256), computed apart from the verifier. */
+export function receiptIdOf(tradeId: string): string {
+  const hex = createHash('sha256').update(`updown.receipt.v1:${tradeId}`, 'utf8').digest('hex');
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /** sha256 hex with node:crypto, as the server hashes ticks. */
 function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
@@ -197,7 +204,7 @@ export function buildReceipt(options: ReceiptOptions): ReceiptDocument {
 
   const receipt: Receipt = {
     type: 'updown.receipt.v1',
-    receiptId: `receipt-of-${tradeId}`,
+    receiptId: receiptIdOf(tradeId),
     tradeId,
     userId: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
     pair,

@@ -1,11 +1,19 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { base64urlToBytes, bytesToBase64url, bytesToHex, hexToBytes } from '../src/base64url.js';
 import type { PublicJwk } from '../src/crypto-port.js';
-import { findKey, jwkThumbprint, keySetProblems, verifySignature, type KeySetJwk } from '../src/keys.js';
+import {
+  findKey,
+  jwkThumbprint,
+  keySetProblems,
+  keySetThumbprint,
+  verifySignature,
+  type KeySetJwk,
+} from '../src/keys.js';
 import { nodeCrypto } from '../src/node-crypto.js';
 import { webCrypto } from '../src/web-crypto.js';
 import { createSigner, keySetOf, thumbprint } from './fixtures.js';
-import { CHECKPOINT_1_2, RFC8032_KEY_SET, RFC8032_TEST_1 } from './vectors.js';
+import { CHECKPOINT_1_2, RFC8032_KEY_SET, RFC8032_KEY_SET_THUMBPRINT, RFC8032_TEST_1 } from './vectors.js';
 
 const ports = [
   ['node:crypto', nodeCrypto],
@@ -86,6 +94,57 @@ describe('the key set', () => {
       'keys[0] is not an object',
       'keys[1].kid is not a string',
     ]);
+  });
+
+  it('refuses a kid listed twice, whatever the keys under it', () => {
+    const [a, b] = [createSigner(), createSigner()];
+    expect(keySetProblems({ keys: [a.jwk, b.jwk, { ...b.jwk, status: 'retired' }, { ...a.jwk }] })).toEqual([
+      `keys[2].kid ${b.kid} is also the kid of keys[1]: a key set lists each kid once`,
+      `keys[3].kid ${a.kid} is also the kid of keys[0]: a key set lists each kid once`,
+    ]);
+  });
+
+  it('accepts signatures by active and retired keys only: revoked, unknown or no status fails', async () => {
+    const signer = createSigner();
+    const text = '{"a":1}';
+    const signature = signer.sign({ a: 1 });
+    const withStatus = (status: unknown) => ({ keys: [{ ...signer.jwk, status }] }) as never;
+    expect((await verifySignature(nodeCrypto, withStatus('active'), text, signature)).problems).toEqual([]);
+    expect((await verifySignature(nodeCrypto, withStatus('retired'), text, signature)).problems).toEqual([]);
+    expect((await verifySignature(nodeCrypto, withStatus('revoked'), text, signature)).problems).toEqual([
+      `key ${signer.kid} is revoked: the platform withdrew it, so nothing it signed is accepted`,
+    ]);
+    expect((await verifySignature(nodeCrypto, withStatus('compromised'), text, signature)).problems).toEqual([
+      `key ${signer.kid} has the status "compromised": only active and retired keys are accepted`,
+    ]);
+    expect((await verifySignature(nodeCrypto, withStatus(undefined), text, signature)).problems).toEqual([
+      `key ${signer.kid} has no status: only active and retired keys are accepted`,
+    ]);
+  });
+});
+
+describe('keySetThumbprint', () => {
+  it('is SHA-256 of the canonical JSON of the keys in kid order, each as crv, kid, kty, status and x', async () => {
+    const [a, b] = [createSigner(), createSigner('retired')];
+    const [first, second] = a.kid < b.kid ? [a, b] : [b, a];
+    const members = (jwk: KeySetJwk) =>
+      `{"crv":"Ed25519","kid":"${jwk.kid}","kty":"OKP","status":"${String(jwk.status)}","x":"${jwk.x}"}`;
+    const expected = createHash('sha256')
+      .update(`[${members(first.jwk)},${members(second.jwk)}]`, 'utf8')
+      .digest('base64url');
+    for (const port of [nodeCrypto, webCrypto()]) {
+      expect(await keySetThumbprint(port, keySetOf(a, b))).toBe(expected);
+      expect(await keySetThumbprint(port, keySetOf(b, a))).toBe(expected);
+    }
+  });
+
+  it('changes with a key added, a key removed or a status changed, not with use or alg', async () => {
+    const [a, b] = [createSigner(), createSigner()];
+    const base = await keySetThumbprint(nodeCrypto, keySetOf(a));
+    expect(await keySetThumbprint(nodeCrypto, keySetOf(a, b))).not.toBe(base);
+    expect(await keySetThumbprint(nodeCrypto, { keys: [{ ...a.jwk, status: 'revoked' }] })).not.toBe(base);
+    expect(await keySetThumbprint(nodeCrypto, { keys: [{ ...a.jwk, use: 'enc', alg: 'none' }] })).toBe(base);
+    expect(await keySetThumbprint(nodeCrypto, RFC8032_KEY_SET)).toBe(RFC8032_KEY_SET_THUMBPRINT);
   });
 
   it('names an unknown kid, a kid that is not the thumbprint, a bad signature and a wrong alg', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../src/canonical.js';
 import { nodeCrypto } from '../src/node-crypto.js';
-import { pnlCents, settlementRule } from '../src/rules.js';
+import { ENTRY_PRICE_AGE_MS_MAX, pnlCents, settlementRule } from '../src/rules.js';
 import type { Receipt, ReceiptDocument } from '../src/verify-receipt.js';
 import { verifyReceipt } from '../src/verify-receipt.js';
 import { T0, buildChain, buildReceipt, clone, createSigner, keySetOf } from './fixtures.js';
@@ -12,8 +12,9 @@ const keySet = keySetOf(signer);
 
 /**
  * A settlement history: a random walk of prices (steps of 0 make draws likely), gaps between
- * ticks of up to 15 s (so some exits are too old), a trade accepted after the first tick and
- * expiring up to a minute later, possibly after the last tick stored.
+ * ticks of up to 15 s (so some exits are too old), a trade accepted after the first tick (at most
+ * 5 s after the tick it enters on, or the placement would have refused it) and expiring up to a
+ * minute later, and a tick after the expiry (a receipt waits for one).
  */
 const history = fc
   .record({
@@ -33,6 +34,7 @@ const history = fc
     payoutBasisPoints: fc.oneof(fc.constantFrom(8_000, 8_250, 9_150), fc.integer({ min: 0, max: 20_000 })),
     acceptOffset: fc.double({ min: 0, max: 1, noNaN: true }),
     durationMs: fc.integer({ min: 1, max: 60_000 }),
+    afterGapMs: fc.integer({ min: 1, max: 2_000 }),
     checkpointEvery: fc.integer({ min: 1, max: 20 }),
   })
   .map((h) => {
@@ -46,8 +48,12 @@ const history = fc
       atMs += step.gapMs;
       points.push({ atMs, price: units / scale });
     }
+    const drawn = T0 + Math.floor((atMs - T0) * h.acceptOffset);
+    const entryAtMs = points.filter((point) => point.atMs <= drawn).at(-1)?.atMs ?? T0;
+    const acceptedAtMs = Math.min(drawn, entryAtMs + ENTRY_PRICE_AGE_MS_MAX);
+    const expiryAtMs = acceptedAtMs + h.durationMs;
+    points.push({ atMs: Math.max(atMs, expiryAtMs) + h.afterGapMs, price: units / scale });
     const chain = buildChain(h.pair, points);
-    const acceptedAtMs = T0 + Math.floor((atMs - T0) * h.acceptOffset);
     return {
       chain,
       checkpointEvery: h.checkpointEvery,
@@ -58,7 +64,7 @@ const history = fc
         stakeCents: h.stakeCents,
         payoutBasisPoints: h.payoutBasisPoints,
         acceptedAtMs,
-        expiryAtMs: acceptedAtMs + h.durationMs,
+        expiryAtMs,
       },
     };
   });
@@ -105,7 +111,6 @@ describe('properties', () => {
     let draws = 0;
     await fc.assert(
       fc.asyncProperty(history, async ({ chain, trade, checkpointEvery }) => {
-        fc.pre(chain.some((tick) => tick.atMs <= trade.acceptedAtMs));
         const doc = buildReceipt({ signer, chain, trade, checkpointEvery });
         if (doc.receipt.outcome === 'void') voids += 1;
         if (doc.receipt.outcome === 'draw') draws += 1;

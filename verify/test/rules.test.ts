@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   divergenceBps,
+  ENTRY_PRICE_AGE_MS_MAX,
+  entryPriceFresh,
+  entryTickProblems,
   EXIT_TICK_AGE_MS_MAX,
+  exitTickProblems,
   feedsAgree,
   pnlCents,
   referenceDecision,
@@ -182,5 +186,84 @@ describe('the reference feed check', () => {
     expect(settlementRule('UP', 100, 60_000, old, { spreadBps: 50, atEntry: 100, atExpiry: 100 }).rule).toBe(
       'exit_tick_too_old',
     );
+  });
+});
+
+describe('the entry rule', () => {
+  const ACCEPTED = 1_764_000_000_500;
+  const tick = (atMs: number, price = '95012.5') => ({ seq: 2, atMs, price });
+
+  it('takes a tick at most 5 000 ms before the acceptance, never one after it', () => {
+    expect(ENTRY_PRICE_AGE_MS_MAX).toBe(5_000);
+    expect(entryPriceFresh(ACCEPTED, ACCEPTED)).toBe(true);
+    expect(entryPriceFresh(ACCEPTED - 5_000, ACCEPTED)).toBe(true);
+    expect(entryPriceFresh(ACCEPTED - 5_001, ACCEPTED)).toBe(false);
+    expect(entryPriceFresh(ACCEPTED + 1, ACCEPTED)).toBe(false);
+  });
+
+  it('proves the entry price with the entry tick, compared by value', () => {
+    expect(entryTickProblems('95012.5', ACCEPTED, tick(ACCEPTED - 130))).toEqual([]);
+    expect(entryTickProblems('95012.50', ACCEPTED, tick(ACCEPTED - 130))).toEqual([]);
+    expect(entryTickProblems('95012.6', ACCEPTED, tick(ACCEPTED - 130))).toEqual([
+      'entryTick 2 price 95012.5 is not the entry price 95012.6',
+    ]);
+  });
+
+  it('names a tick after the acceptance, one too old, and a missing one', () => {
+    expect(entryTickProblems('95012.5', ACCEPTED, tick(ACCEPTED + 1))).toEqual([
+      `entryTick 2 at ${ACCEPTED + 1} is after the trade was accepted at ${ACCEPTED}`,
+    ]);
+    expect(entryTickProblems('95012.5', ACCEPTED, tick(ACCEPTED - 5_001))).toEqual([
+      `entryTick 2 at ${ACCEPTED - 5_001} is 5001 ms before the acceptance at ${ACCEPTED}: a trade enters only on a tick at most 5000 ms old`,
+    ]);
+    expect(entryTickProblems('95012.5', ACCEPTED, null)).toEqual([
+      "the receipt names no entry tick: the entry price 95012.5 is not proven to be a stored tick's",
+    ]);
+  });
+});
+
+describe('the exit rule', () => {
+  const at = (seq: number, offsetMs: number) => ({ seq, atMs: EXPIRY + offsetMs });
+
+  it('is proven by the next tick of the chain, later than the expiry', () => {
+    expect(exitTickProblems(EXPIRY, at(3, -130), at(4, 412))).toEqual([]);
+    expect(exitTickProblems(EXPIRY, at(3, 0), at(4, 1))).toEqual([]);
+    // The next tick may come from the proof instead of afterExpiryTick.
+    expect(exitTickProblems(EXPIRY, at(3, -130), null, [at(2, -59_000), at(4, 412), at(5, 900)])).toEqual([]);
+    // No tick at or before expiry: the first tick after it is the pair's tick 1.
+    expect(exitTickProblems(EXPIRY, null, at(1, 5))).toEqual([]);
+  });
+
+  it('fails, not warns, when nothing proves the exit tick the last', () => {
+    expect(exitTickProblems(EXPIRY, at(3, -130), null)).toEqual([
+      `neither afterExpiryTick nor the proof holds tick 4, the tick after exitTick 3: that it is the last tick at or before expiry ${EXPIRY} is not proven`,
+    ]);
+    expect(exitTickProblems(EXPIRY, null, null)).toEqual([
+      `neither afterExpiryTick nor the proof holds tick 1: that no tick is at or before expiry ${EXPIRY} is not proven`,
+    ]);
+  });
+
+  it('fails an earlier exit tick when a tick given after it is at or before expiry', () => {
+    expect(exitTickProblems(EXPIRY, at(2, -59_630), null, [at(3, -130), at(4, 412)])).toEqual([
+      `tick 3 at ${EXPIRY - 130} is at or before expiry ${EXPIRY}: exitTick 2 is not the last tick at or before expiry`,
+    ]);
+    expect(exitTickProblems(EXPIRY, at(2, -59_630), at(3, -130))).toEqual([
+      `afterExpiryTick 3 at ${EXPIRY - 130} is not after expiry ${EXPIRY}`,
+    ]);
+    expect(exitTickProblems(EXPIRY, null, at(4, 412), [at(2, -59_630)])).toEqual([
+      'exitTick is null, but tick 3 comes before afterExpiryTick 4: it is at or before expiry, or it would be the first tick after it',
+      `tick 2 at ${EXPIRY - 59_630} is at or before expiry ${EXPIRY}, yet the receipt names no exit tick`,
+      `neither afterExpiryTick nor the proof holds tick 1: that no tick is at or before expiry ${EXPIRY} is not proven`,
+    ]);
+  });
+
+  it('names an exit tick after expiry and an after-expiry tick that does not follow it', () => {
+    expect(exitTickProblems(EXPIRY, at(4, 1), at(5, 2))).toEqual([
+      `exitTick 4 at ${EXPIRY + 1} is after expiry ${EXPIRY}`,
+    ]);
+    expect(exitTickProblems(EXPIRY, at(3, -130), at(6, 412))).toEqual([
+      'afterExpiryTick is tick 6, not tick 4 after exitTick 3',
+      `neither afterExpiryTick nor the proof holds tick 4, the tick after exitTick 3: that it is the last tick at or before expiry ${EXPIRY} is not proven`,
+    ]);
   });
 });

@@ -71,3 +71,11 @@ export const RFC8032_KEY_SET = {
     },
   ],
 };
+
+/**
+ * The key set thumbprint of {@link RFC8032_KEY_SET}: SHA-256, in base64url, of this canonical text
+ * (the keys in kid order, each reduced to crv, kid, kty, status and x).
+ */
+export const RFC8032_KEY_SET_THUMBPRINT_INPUT =
+  '[{"crv":"Ed25519","kid":"kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k","kty":"OKP","status":"active","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]';
+export const RFC8032_KEY_SET_THUMBPRINT = '7rhWnEb6EoPaM7AoVJs_0yiyTmsq-x5PtEnwvhfwUzM';
