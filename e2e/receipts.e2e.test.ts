@@ -79,7 +79,10 @@ describe('a settled trade', () => {
       await dialog.getByRole('button', { name: 'Verify' }).click();
       await dialog.getByText('Receipt verified', { exact: true }).waitFor();
       const steps = dialog.getByRole('list', { name: 'Verification steps' }).getByRole('listitem');
-      expect(await steps.count()).toBe(10);
+      expect(await steps.count()).toBe(11);
+      // The key set's thumbprint, which a trader compares with the published one and pins.
+      const thumbprint = await dialog.locator('.receipt-thumbprint code').innerText();
+      expect(thumbprint).toMatch(/^[A-Za-z0-9_-]{43}$/);
       await trader.screenshot('receipt');
 
       // The download carries the key set, so the command-line verifier needs nothing else.
@@ -95,7 +98,11 @@ describe('a settled trade', () => {
       };
       expect(saved.receipt.tradeId).toBe(placed!.id);
       expect(saved.keys.keys.length).toBeGreaterThan(0);
-      const cli = spawnSync(process.execPath, [VERIFY_CLI, file], { encoding: 'utf8' });
+      // Against the key set the file brings along, the verifier vouches for nothing: exit 3.
+      const unpinned = spawnSync(process.execPath, [VERIFY_CLI, file], { encoding: 'utf8' });
+      expect(unpinned.status, `${unpinned.stdout}\n${unpinned.stderr}`).toBe(3);
+      expect(unpinned.stdout).toContain("NOT verified against the platform's key");
+      const cli = spawnSync(process.execPath, [VERIFY_CLI, file, '--pin', thumbprint], { encoding: 'utf8' });
       expect(cli.status, `${cli.stdout}\n${cli.stderr}`).toBe(0);
 
       // A dispute: the server replays the settlement from the stored ticks at once.

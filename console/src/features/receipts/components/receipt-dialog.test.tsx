@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
@@ -104,10 +105,18 @@ describe('ReceiptDialog', () => {
       'exit-chain',
       'exit-tick-rule',
       'entry-tick-rule',
+      'consistency',
       'outcome',
       'pnl',
     ]);
     for (const step of steps) expect(within(step).getByText('ok')).toBeTruthy();
+    // The key set's thumbprint, for the trader to compare with the published one (docs/receipts.md, 6.1).
+    const [key] = keySet.keys;
+    const reduced = `[{"crv":"Ed25519","kid":"${key!.kid}","kty":"OKP","status":"active","x":"${key!.x}"}]`;
+    const thumbprint = createHash('sha256').update(reduced, 'utf8').digest('base64url');
+    expect(screen.getByText(thumbprint).closest('p')?.textContent).toBe(
+      `Key set thumbprint ${thumbprint}: compare it with the one the platform publishes before relying on the verdict.`,
+    );
     // The key set is public: fetched without the session's token.
     const keyCall = fetchMock.mock.calls.find(([url]) => url === '/.well-known/updown-keys.json')!;
     expect((keyCall[1]?.headers as Record<string, string>).authorization).toBeUndefined();

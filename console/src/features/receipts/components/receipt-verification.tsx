@@ -26,8 +26,10 @@ type State =
 
 /**
  * Verify and Download. Verify fetches the published key set and runs the verifier in this browser
- * with the Web Crypto port: the server is not asked whether its own receipt is genuine. Download
- * saves the document with that key set for the command-line verifier.
+ * with the Web Crypto port: the server is not asked whether its own receipt is genuine. Its key set
+ * comes from the same server, though, so the view shows that key set's thumbprint for the trader to
+ * compare with the one the platform publishes elsewhere. Download saves the document with that key
+ * set for the command-line verifier, which calls it unpinned unless given the thumbprint.
  */
 export function ReceiptVerification({ document }: { document: ReceiptDocument }) {
   const queryClient = useQueryClient();
@@ -92,6 +94,10 @@ export function ReceiptVerification({ document }: { document: ReceiptDocument })
             role="status"
           >
             {verdictText(state.result)}
+          </p>
+          <p className="receipt-thumbprint" style={{ overflowWrap: 'anywhere' }}>
+            Key set thumbprint <code>{state.result.keySetThumbprint}</code>: compare it with the one the
+            platform publishes before relying on the verdict.
           </p>
         </>
       )}

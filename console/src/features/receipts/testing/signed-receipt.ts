@@ -24,6 +24,13 @@ function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
+/** A receipt's id as the server derives it from the trade id (docs/receipts.md, 7.3). */
+function receiptIdOf(tradeId: string): string {
+  const hex = sha256Hex(`updown.receipt.v1:${tradeId}`);
+  const variant = ((parseInt(hex.charAt(16), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 function chain(prices: readonly number[], startMs: number): ReceiptTick[] {
   const ticks: ReceiptTick[] = [];
   prices.forEach((value, index) => {
@@ -96,7 +103,7 @@ export function signedReceipt(startMs = FIXTURE_START_MS): { document: ReceiptDo
   const exitCheckpoint = checkpoint(key, ticks, 21, exitIndex + 6);
   const receipt: ReceiptDocument['receipt'] = {
     type: 'updown.receipt.v1',
-    receiptId: '5b2f1d34-7a8e-5c90-8d12-3e4f5a6b7c8d',
+    receiptId: receiptIdOf(FIXTURE_TRADE_ID),
     tradeId: FIXTURE_TRADE_ID,
     userId: FIXTURE_USER_ID,
     pair: FIXTURE_PAIR,
