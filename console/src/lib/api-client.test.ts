@@ -241,7 +241,7 @@ describe('api client', () => {
   it('sends a PUT with its JSON body to the filled path template', async () => {
     const fetchMock = vi.fn(async (_url: string, _init?: RequestInit) => json(200, { symbol: 'BTC.X' }));
     vi.stubGlobal('fetch', fetchMock);
-    const body = { provider: 'BINANCE', provider_symbol: 'BTC/USDT' };
+    const body = { provider: 'BINANCE' as const, provider_symbol: 'BTC/USDT' };
     await expect(
       api.put('/api/admin/pairs/{symbol}/feed', body, { params: { symbol: 'BTC.X' } }),
     ).resolves.toEqual({ symbol: 'BTC.X' });

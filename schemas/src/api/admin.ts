@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { RequestBody } from './request-body';
 import {
+  EXCHANGE_PROVIDERS,
   FEED_PROVIDERS,
   FeedStatus,
+  type FeedProvider,
   PAIR_SYMBOL_LENGTH_MAX,
   SOURCE_SYMBOL_LENGTH_MAX,
   SOURCE_SYMBOL_PATTERN,
@@ -13,10 +15,26 @@ import { refusal } from './refusal';
 /** Admin panel calls (spec §7 Admin). */
 
 const providerList = FEED_PROVIDERS.join(', ');
-const Provider = Type.String({
-  minLength: 1,
-  maxLength: 32,
-  description: `One of ${providerList} (any case)`,
+const exchangeList = EXCHANGE_PROVIDERS.join(', ');
+type ExchangeProvider = (typeof EXCHANGE_PROVIDERS)[number];
+/** A pair's price source, named exactly as the API answers it. */
+const providerSchema = {
+  type: 'string',
+  enum: [...FEED_PROVIDERS],
+  description: `The price source: ${providerList}`,
+  ...refusal('INVALID_FEED', { '*': `Provider must be one of ${providerList}` }),
+};
+const Provider = Type.Unsafe<FeedProvider>(providerSchema);
+/**
+ * A pair's reference feed: an exchange, or null for none. Null is listed in the enum because a
+ * strict OpenAPI 3.0 reader admits null to a nullable enum only when the enum names it.
+ */
+const ReferenceProvider = Type.Unsafe<ExchangeProvider | null>({
+  type: 'string',
+  nullable: true,
+  enum: [...EXCHANGE_PROVIDERS, null],
+  description: `The exchange prices are checked against (${exchangeList}); null for none`,
+  ...refusal('INVALID_FEED', { '*': `The reference must be an exchange: ${exchangeList}` }),
 });
 const SourceSymbol = Type.Union(
   [
@@ -49,7 +67,7 @@ const SpreadBps = Type.Union(
 /** A pair's price sources. Absent fields of `POST /api/admin/pairs` mean OTC with no reference. */
 const feedFields = {
   provider_symbol: Type.Optional(SourceSymbol),
-  reference_provider: Type.Optional(Type.Union([Provider, Type.Null()])),
+  reference_provider: Type.Optional(ReferenceProvider),
   reference_symbol: Type.Optional(SourceSymbol),
   reference_spread_bps: Type.Optional(SpreadBps),
 };
@@ -57,7 +75,7 @@ const feedFields = {
 export const AddPairBody = RequestBody({
   symbol: Type.String({ minLength: 1, maxLength: PAIR_SYMBOL_LENGTH_MAX }),
   display_name: Type.String({ minLength: 1, maxLength: 64 }),
-  provider: Type.Optional(Type.String({ minLength: 1, maxLength: 32, default: 'OTC' })),
+  provider: Type.Optional(Type.Unsafe<FeedProvider>({ ...providerSchema, default: 'OTC' })),
   ...feedFields,
 });
 export type AddPairBody = Static<typeof AddPairBody>;

@@ -100,6 +100,22 @@ export const IdentitySubmitRequest = RequestBody(
 );
 export type IdentitySubmitRequest = Static<typeof IdentitySubmitRequest>;
 
+/**
+ * `POST /api/identity/documents` as `multipart/form-data`: the two parts the gateway reads itself
+ * (so it is the route's `multipart` schema, shown in the document, not a `body` Fastify checks).
+ * Another part, a second file or a file over the limit is refused with 400 or 413.
+ */
+export const IdentityUploadForm = Type.Object(
+  {
+    kind: IdentityDocumentKind,
+    file: Type.String({
+      format: 'binary',
+      description: `A JPEG, PNG or PDF of at most ${IDENTITY_DOCUMENT_BYTES_MAX / (1024 * 1024)} MB, judged from its bytes: the part's file name and Content-Type are ignored`,
+    }),
+  },
+  { title: 'IdentityUploadForm', additionalProperties: false },
+);
+
 export const IdentityDocumentParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 
 export const DuplicateSignal = Type.Object(

@@ -8,6 +8,7 @@ export {
   type RefusalAnnotations,
   type RefusalKeyword,
 } from './refusal';
+export { CsrfHeaders, RefreshCookies, RefreshHeaders, SessionFormHeaders } from './session-inputs';
 export {
   Candle,
   CandleList,
@@ -175,6 +176,7 @@ export {
   IdentityResponse,
   IdentityStatus,
   IdentitySubmitRequest,
+  IdentityUploadForm,
   VerificationDecisionRequest,
   VerificationDetail,
   VerificationList,

@@ -151,7 +151,7 @@ describe('pairs', () => {
 
 describe('pair feeds', () => {
   const binance = {
-    provider: 'binance',
+    provider: 'BINANCE',
     provider_symbol: 'btc/usdt',
     reference_provider: 'COINBASE',
     reference_symbol: 'BTC-USD',
@@ -198,6 +198,12 @@ describe('pair feeds', () => {
     const before = (await h.call('GET', '/api/admin/pairs', admin.token)).json();
     for (const [body, detail] of [
       [{ provider: 'NYSE' }, 'Provider must be one of OTC, BINANCE, COINBASE, KRAKEN'],
+      // Providers are named exactly as the API answers them, as the document's enum says.
+      [{ ...binance, provider: 'binance' }, 'Provider must be one of OTC, BINANCE, COINBASE, KRAKEN'],
+      [
+        { provider: 'OTC', reference_provider: 'OTC' },
+        'The reference must be an exchange: BINANCE, COINBASE, KRAKEN',
+      ],
       [{ provider: 'BINANCE' }, "BINANCE needs the exchange's symbol for the pair, e.g. BTC/USDT"],
       [
         { ...binance, reference_provider: 'BINANCE' },

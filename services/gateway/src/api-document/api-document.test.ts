@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXCHANGE_PROVIDERS, FEED_PROVIDERS } from '@updown/schemas/api';
 import { registeredRoutes } from '../app';
 import type { GatewayInstance } from '../http/instance';
 import { DocumentRequests, type DocumentRequest } from '../testing/document-requests';
@@ -225,13 +226,112 @@ describe('the OpenAPI document', () => {
       expect(keyText(path)).not.toMatch(/trade/);
   });
 
-  it('shows the refresh token in an optional body, the query form beside it', () => {
+  it('shows the refresh token in an optional body, the query form and the cookie beside it', () => {
     for (const path of ['/api/auth/refresh', '/api/auth/logout']) {
       const op = doc.paths[path]!.post!;
       expect(op.requestBody).toMatchObject({ required: false });
-      expect(op.parameters).toEqual([
-        expect.objectContaining({ name: 'refresh_token', in: 'query', required: false }),
-      ]);
+      expect(op.parameters).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'refresh_token', in: 'query', required: false }),
+          expect.objectContaining({ name: 'updown_refresh', in: 'cookie', required: false }),
+        ]),
+      );
+    }
+  });
+
+  it('declares the session headers and cookie as parameters of the operations that read them', () => {
+    const inputs = (path: string) =>
+      (doc.paths[path]!.post!.parameters as { name: string; in: string }[] | undefined)
+        ?.filter((p) => p.in !== 'query')
+        .map((p) => `${p.in} ${p.name}`);
+    const form = 'header x-updown-session';
+    const csrf = 'header x-csrf-token';
+    const cookie = 'cookie updown_refresh';
+    const expected: Record<string, string[]> = {
+      '/api/auth/login': [form],
+      '/api/auth/google-login': [form],
+      '/api/2fa/verify': [form],
+      '/api/auth/refresh': [form, csrf, cookie],
+      '/api/auth/logout': [csrf, cookie],
+    };
+    for (const [path, declared] of Object.entries(expected)) {
+      expect(inputs(path), path).toEqual(expect.arrayContaining(declared));
+    }
+    // Whatever operation tells a client to send one of the headers declares it.
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        const prose = `${String(op.summary ?? '')} ${String(op.description ?? '')}`;
+        const declared = ((op.parameters ?? []) as { name: string }[]).map((p) => p.name);
+        if (/send[^.]*`X-Updown-Session|header `X-Updown-Session/i.test(prose))
+          expect(declared, `${method} ${path}`).toContain('x-updown-session');
+        if (/header `X-CSRF-Token`/i.test(prose))
+          expect(declared, `${method} ${path}`).toContain('x-csrf-token');
+      }
+    }
+  });
+
+  it("declares the identity upload's multipart body, its two parts named and typed", () => {
+    const body = doc.paths['/api/identity/documents']!.post!.requestBody as {
+      required: boolean;
+      content: Record<string, { schema: unknown }>;
+    };
+    expect(body.required).toBe(true);
+    expect(Object.keys(body.content)).toEqual(['multipart/form-data']);
+    expect(body.content['multipart/form-data']!.schema).toEqual({
+      $ref: '#/components/schemas/IdentityUploadForm',
+    });
+    const form = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas
+      .IdentityUploadForm!;
+    expect(form).toMatchObject({
+      type: 'object',
+      required: ['kind', 'file'],
+      additionalProperties: false,
+      properties: {
+        kind: { $ref: '#/components/schemas/IdentityDocumentKind' },
+        file: { type: 'string', format: 'binary' },
+      },
+    });
+    const responses = doc.paths['/api/identity/documents']!.post!.responses as Record<string, unknown>;
+    expect(responses['415']).toMatchObject({ description: expect.stringMatching(/multipart\/form-data$/) });
+  });
+
+  it('declares every refusal as JSON, the document download included, whatever its success answer is', () => {
+    const download = doc.paths['/api/identity/documents/{id}']!.get!.responses as Record<
+      string,
+      { content?: Record<string, unknown> }
+    >;
+    expect(Object.keys(download['200']!.content!).sort()).toEqual(
+      ['application/pdf', 'image/jpeg', 'image/png'].sort(),
+    );
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(
+          op.responses as Record<string, { content?: Record<string, unknown> }>,
+        )) {
+          if (!/^[45]/.test(status) || response.content === undefined) continue;
+          expect(Object.keys(response.content), `${method} ${path} ${status}`).toEqual(['application/json']);
+        }
+      }
+    }
+  });
+
+  it('names the real providers on the admin pair routes', () => {
+    type Schema = { $ref?: string; properties?: Record<string, unknown> };
+    const components = (doc.components as { schemas: Record<string, Schema> }).schemas;
+    const resolve = (schema: Schema) =>
+      schema.$ref ? components[schema.$ref.replace('#/components/schemas/', '')]! : schema;
+    for (const [path, method] of [
+      ['/api/admin/pairs', 'post'],
+      ['/api/admin/pairs/{symbol}/feed', 'put'],
+    ] as const) {
+      const body = doc.paths[path]![method]!.requestBody as { content: Record<string, { schema: Schema }> };
+      const { properties } = resolve(body.content['application/json']!.schema);
+      expect(properties!.provider, path).toMatchObject({ type: 'string', enum: [...FEED_PROVIDERS] });
+      expect(properties!.reference_provider, path).toMatchObject({
+        type: 'string',
+        nullable: true,
+        enum: [...EXCHANGE_PROVIDERS, null],
+      });
     }
   });
 

@@ -3,12 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ChangePasswordRequest,
+  CsrfHeaders,
   GoogleLoginRequest,
   LoginRequest,
   LoginResponse,
+  RefreshCookies,
+  RefreshHeaders,
   RefreshTokenBody,
   RefreshTokenQuery,
   RegisterRequest,
+  SessionFormHeaders,
   SessionsEndedResponse,
   StatusOkResponse,
   TokenPairResponse,
@@ -99,6 +103,7 @@ const refreshTokenInput = {
   // Null: no body at all (the query or cookie form). The document shows the body as optional (see docs.ts).
   body: Type.Union([RefreshTokenBody, Type.Null()]),
   querystring: RefreshTokenQuery,
+  cookies: RefreshCookies,
   description:
     'Send the refresh token in the JSON body `{"refresh_token": "..."}`. The query form `?refresh_token=` is accepted for clients that cannot send a body, but a URL lands in access logs and proxies. Both at once must be equal. Browsers send neither: the `updown_refresh` cookie goes by itself, and must come with the header `X-CSRF-Token` holding the value of the `updown_csrf` cookie (403 `CSRF_REJECTED` otherwise, and nothing changes).',
 };
@@ -135,6 +140,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           summary: 'Sign in with email and password',
           description: `Starts a session.${COOKIE_FORM_NOTE} Failed sign-ins are throttled by account and client address (429 \`RATE_LIMITED\` with \`Retry-After\`, the password unchecked). After many failures on one account, an address it never signed in from is answered 429 \`EXTRA_VERIFICATION_REQUIRED\` until the request also carries the account's current authenticator code in \`totp_code\`; with the right password and a fresh code the session starts at once, without the second step.`,
           body: LoginRequest,
+          headers: SessionFormHeaders,
           response: { 200: LoginResponse, ...errorResponses(400, 401, 429) },
         },
       },
@@ -150,6 +156,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           tags,
           summary: 'Exchange a refresh token for a new access token and the next refresh token',
           ...refreshTokenInput,
+          headers: RefreshHeaders,
           response: { 200: TokenPairResponse, ...errorResponses(400, 401, 403, 429) },
         },
       },
@@ -169,6 +176,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           summary:
             'End the session of a refresh token, and its access tokens at once; answers ok for unknown tokens too',
           ...refreshTokenInput,
+          headers: CsrfHeaders,
           response: { 200: StatusOkResponse, ...errorResponses(400, 403, 429) },
         },
       },
@@ -247,6 +255,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           summary: 'Sign in (or sign up) with a Google ID token',
           description: `Starts a session.${COOKIE_FORM_NOTE}`,
           body: GoogleLoginRequest,
+          headers: SessionFormHeaders,
           response: { 200: LoginResponse, ...errorResponses(400, 401, 409, 429, 501) },
         },
       },

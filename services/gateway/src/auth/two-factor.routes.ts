@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import {
+  SessionFormHeaders,
   StatusOkResponse,
   TokenPairResponse,
   TwoFactorCodeRequest,
@@ -69,6 +70,7 @@ export function twoFactorRoutes(
             'Starts the session. With the header `X-Updown-Session: cookie` (browsers) the refresh token is set as the HttpOnly cookie `updown_refresh` and `refresh_token` in the body is empty.',
           security,
           body: TwoFactorCodeRequest,
+          headers: SessionFormHeaders,
           response: { 200: TokenPairResponse, ...errorResponses(400, 401, 429) },
         },
       },

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { FastifySchema } from 'fastify';
 import { buildMarketWsAsyncApiDocument } from '@updown/schemas/api';
 import type { ApiDocsMode } from '../config';
 import type { GatewayInstance } from './instance';
@@ -8,6 +9,30 @@ import { shapeOpenApiDocument } from './openapi-shape';
 export const DOCS_PREFIX = '/docs';
 /** The AsyncAPI document of the price WebSocket, which OpenAPI cannot describe. */
 export const MARKET_WS_ASYNCAPI_URL = `${DOCS_PREFIX}/asyncapi/market-ws.json`;
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * The cookies an operation reads, for the document only: Fastify validates no cookies, so the
+     * handler checks them itself. @fastify/swagger lists them as `in: cookie` parameters.
+     */
+    cookies?: unknown;
+    /**
+     * The parts of a `multipart/form-data` body, for the document only: @fastify/multipart reads
+     * the parts in the handler, and a `body` schema would have Fastify validate a body that is
+     * never parsed into one. `registerDocs` shows it as the operation's request body.
+     */
+    multipart?: unknown;
+  }
+}
+
+/** A route's schema as the document shows it: a `multipart` form becomes its request body. */
+function documentedSchema(schema: FastifySchema): FastifySchema {
+  // Undefined for a route without a schema, whatever the type says.
+  if (schema?.multipart === undefined) return schema;
+  const { multipart, ...rest } = schema;
+  return { ...rest, body: multipart, consumes: ['multipart/form-data'] };
+}
 
 /**
  * OpenAPI 3 generated from the route schemas (the same TypeBox objects that validate and
@@ -23,7 +48,8 @@ export function registerDocs(app: GatewayInstance, mode: ApiDocsMode = 'public')
       openapi: '3.0.3',
       info: {
         title: 'Updown API',
-        description: 'Fixed-time trades, wallet and admin API. Every error body is `{detail, code}`.',
+        description:
+          'Fixed-time trades, wallet and admin API. Every error body is `{detail, code}`. Besides the answers each operation lists, any request can be refused before it reaches one: a malformed request line or header (400), a request without `Host` (400), headers over 16 KiB (431), a request that takes over 60 s to arrive (408), a path that is not in its plain form (`//`, `.` or `..` segments: 404).',
         version: '0.1.0',
       },
       tags: [{ name: 'operations', description: 'Health, readiness and metrics' }],
@@ -33,7 +59,8 @@ export function registerDocs(app: GatewayInstance, mode: ApiDocsMode = 'public')
         },
       },
     },
-    // Named components, response descriptions, 413/415: see openapi-shape.ts.
+    transform: ({ schema, url }) => ({ schema: documentedSchema(schema), url }),
+    // Named components, response descriptions, the refusals before a handler: see openapi-shape.ts.
     transformObject: (documentObject) =>
       'openapiObject' in documentObject
         ? shapeOpenApiDocument(documentObject.openapiObject)

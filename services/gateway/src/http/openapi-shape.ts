@@ -4,9 +4,13 @@
  * document presents them:
  *
  * - every schema with a `title` becomes a named component (`#/components/schemas/<title>`) and is
- *   referenced by `$ref`, so generated clients get named types instead of anonymous inline ones;
+ *   referenced by `$ref`, so generated clients get named types instead of anonymous inline ones; a
+ *   nullable use becomes `anyOf: [$ref, null]`, the one form a strict OpenAPI 3.0.3 reader takes;
  * - every response has a description saying when it is answered, instead of "Default Response";
- * - every operation that takes a body declares the 413 (too large) and 415 (not JSON) it can get;
+ * - every error answer is `application/json`, whatever the operation's success answer is;
+ * - every operation declares the refusals the server gives before its handler runs
+ *   (`declareEdgeRefusals`): 400, 413 and 415 where a body is parsed, 400 where an input is
+ *   validated, 414 (404 on a GET) where a path parameter can be too long;
  * - a body schema that also allows `null` means "the body is optional" (Fastify validates a
  *   missing body as null), so the request body is marked not required, and `null` stays allowed;
  * - every string a request can carry states the rule the gateway applies after every schema: no
@@ -21,7 +25,15 @@ interface JsonObject {
 }
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
+/**
+ * The methods whose body Fastify parses: POST, PUT and PATCH always, DELETE and OPTIONS whenever
+ * the request says it has one (a Content-Type with a length or chunks). Any of them can be refused
+ * as malformed (400), too large (413) or of a type no parser takes (415) before its handler runs,
+ * whether or not the operation reads a body.
+ */
+const BODY_PARSED_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch', 'delete', 'options']);
+/** Fastify's `maxParamLength`: a longer path parameter matches no route. */
+const PATH_PARAMETER_LENGTH_MAX = 100;
 
 /** When each refusal is answered; every one carries `{detail, code}`. */
 export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
@@ -32,7 +44,7 @@ export const STATUS_DESCRIPTIONS: Readonly<Record<string, string>> = {
   '404': 'Not found (or not yours)',
   '409': 'Conflicts with the current state; `detail` says how',
   '413': 'The body is larger than the server accepts (BODY_LIMIT_BYTES)',
-  '415': 'The body was sent with a content type other than application/json',
+  '414': `The URL is longer than the server accepts: a path parameter over ${PATH_PARAMETER_LENGTH_MAX} characters`,
   '429': 'Too many requests; `detail` says when to try again',
   '501': 'Not configured on this server',
   '503': 'Not ready, or a service behind the gateway is unavailable; safe to retry',
@@ -43,6 +55,14 @@ const DEFAULT_DESCRIPTION = 'Default Response';
 
 function isObject(value: Json | undefined): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * OpenAPI 3.0's way to say "null": `nullable` only takes effect beside a `type`, and `enum` then
+ * narrows the type to null alone. A fresh object each time: the document is edited in place.
+ */
+function nullOnly(): JsonObject {
+  return { type: 'object', nullable: true, enum: [null] };
 }
 
 /** Moves titled schemas into `components`, depth first, and returns the rewritten schema. */
@@ -63,8 +83,9 @@ class ComponentCollector {
     const { nullable, ...named } = rewritten;
     this.register(title, named);
     const ref: JsonObject = { $ref: `#/components/schemas/${title}` };
-    // OpenAPI 3.0 ignores siblings of `$ref`, so a nullable use wraps the reference.
-    return nullable === true ? { allOf: [ref], nullable: true } : ref;
+    // OpenAPI 3.0 ignores siblings of `$ref`, and `nullable` beside `allOf` without a `type` does
+    // not admit null to a strict reader: a nullable use is "the component, or null".
+    return nullable === true ? { anyOf: [ref, nullOnly()] } : ref;
   }
 
   private register(title: string, schema: JsonObject): void {
@@ -82,28 +103,64 @@ function describeResponses(operation: JsonObject): void {
   for (const [status, response] of Object.entries(responses)) {
     if (!isObject(response) || response.description !== DEFAULT_DESCRIPTION) continue;
     const summary = typeof operation.summary === 'string' ? operation.summary : 'Success';
-    response.description = STATUS_DESCRIPTIONS[status] ?? summary;
+    response.description = statusDescription(operation, status) ?? summary;
   }
 }
 
-/** The 413 and 415 every body-taking operation can get, with the error body of its other refusals. */
-function declareBodyRefusals(method: string, operation: JsonObject): void {
+/** The `{detail, code}` answer of a refusal, shaped as the operation's other errors are. */
+function errorAnswer(responses: JsonObject, description: string): JsonObject {
+  const template = responses['5XX'];
+  return isObject(template) ? { ...template, description } : { description };
+}
+
+/** When `status` is answered, in the words of this operation (a 415 names what it takes). */
+function statusDescription(operation: JsonObject, status: string): string | undefined {
+  if (status !== '415') return STATUS_DESCRIPTIONS[status];
+  const body = operation.requestBody;
+  const types = isObject(body) && isObject(body.content) ? Object.keys(body.content) : [];
+  return `The body was sent with a content type the server does not read; send ${types.length > 0 ? types.join(' or ') : 'application/json'}`;
+}
+
+/**
+ * The refusals the server gives before an operation's handler runs, whatever the route's own
+ * `response` lists, so no route can forget them:
+ * - the body parser's 400 (malformed), 413 (over BODY_LIMIT_BYTES) and 415 (a type without a
+ *   parser) on every method whose body is parsed, whether or not the operation reads one;
+ * - the schema stage's 400 on every operation with an input to validate;
+ * - for a path parameter over `PATH_PARAMETER_LENGTH_MAX`, which no route matches: the router's
+ *   414, or on a GET the 404 of an unknown path (the console's pages take every unmatched GET).
+ * `api-document-refusals.test.ts` sends each of them to every route and checks the status.
+ */
+function declareEdgeRefusals(method: string, operation: JsonObject): void {
   const responses = operation.responses;
-  if (!BODY_METHODS.has(method) || !isObject(responses)) return;
-  const errorBody = responses['5XX'];
-  for (const status of ['413', '415']) {
+  if (!isObject(responses)) return;
+  const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isObject) : [];
+  const statuses: string[] = [];
+  if (BODY_PARSED_METHODS.has(method)) statuses.push('400', '413', '415');
+  // Cookies are documented but never validated (Fastify has no cookie schema).
+  if (operation.requestBody !== undefined || parameters.some((p) => p.in !== 'cookie')) statuses.push('400');
+  if (parameters.some((p) => p.in === 'path')) statuses.push(method === 'get' ? '404' : '414');
+  for (const status of statuses) {
     if (responses[status] !== undefined) continue;
-    responses[status] = isObject(errorBody)
-      ? { ...errorBody, description: STATUS_DESCRIPTIONS[status]! }
-      : { description: STATUS_DESCRIPTIONS[status]! };
+    responses[status] = errorAnswer(responses, statusDescription(operation, status)!);
   }
 }
 
 /**
- * OpenAPI 3.0's way to say "null": `nullable` only takes effect beside a `type`, and `enum` then
- * narrows the type to null alone.
+ * Every refusal is `{detail, code}` in JSON (error-handler.ts), even where the success answer is
+ * a file: an operation's `produces` lists the file's types for all its answers, which would
+ * declare a 404 as image/pdf.
  */
-const NULL_ONLY: JsonObject = { type: 'object', nullable: true, enum: [null] };
+function jsonErrorAnswers(operation: JsonObject): void {
+  const responses = operation.responses;
+  if (!isObject(responses)) return;
+  for (const [status, response] of Object.entries(responses)) {
+    if (!/^[45]/.test(status) || !isObject(response) || !isObject(response.content)) continue;
+    const media = Object.values(response.content).find(isObject);
+    if (media === undefined) continue;
+    response.content = { 'application/json': media };
+  }
+}
 
 /**
  * Fastify validates a missing body as null, so a JSON `null` body is taken as no body too; the
@@ -115,7 +172,7 @@ function optionalBody(operation: JsonObject): void {
   for (const media of Object.values(body.content)) {
     if (!isObject(media) || !isObject(media.schema) || media.schema.nullable !== true) continue;
     const { nullable: _nullable, ...schema } = media.schema;
-    media.schema = { anyOf: [schema, NULL_ONLY] };
+    media.schema = { anyOf: [schema, nullOnly()] };
     body.required = false;
   }
 }
@@ -126,8 +183,10 @@ const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'] as const;
 /** Adds the NUL rule to every free string inside a request schema, in place. */
 function refuseUnstorableText(schema: Json | undefined, depth = 0): void {
   if (!isObject(schema) || depth > 32) return;
-  // A string with fixed values (an enum member, a literal) cannot hold NUL anyway.
-  if (schema.type === 'string' && schema.enum === undefined && schema.const === undefined) {
+  // A string with fixed values (an enum member, a literal) cannot hold NUL anyway, and a file's
+  // bytes (`format: binary`, a multipart part) are not text.
+  const fixed = schema.enum !== undefined || schema.const !== undefined || schema.format === 'binary';
+  if (schema.type === 'string' && !fixed) {
     schema.not = UNSTORABLE_TEXT;
   }
   if (isObject(schema.properties)) {
@@ -144,7 +203,8 @@ function refuseUnstorableText(schema: Json | undefined, depth = 0): void {
 function refuseUnstorableInputs(operation: JsonObject): void {
   if (Array.isArray(operation.parameters)) {
     for (const parameter of operation.parameters) {
-      if (isObject(parameter)) refuseUnstorableText(parameter.schema);
+      // Cookies are read by handlers, not validated: the rule is not applied to them.
+      if (isObject(parameter) && parameter.in !== 'cookie') refuseUnstorableText(parameter.schema);
     }
   }
   const body = operation.requestBody;
@@ -169,7 +229,8 @@ export function shapeOpenApiDocument<T extends object>(doc: T): T {
       if (!isObject(operation)) continue;
       optionalBody(operation);
       refuseUnstorableInputs(operation);
-      declareBodyRefusals(method, operation);
+      jsonErrorAnswers(operation);
+      declareEdgeRefusals(method, operation);
       describeResponses(operation);
       item[method] = collector.hoist(operation);
     }

@@ -12,6 +12,7 @@ import {
   IdentityDocumentParams,
   IdentityResponse,
   IdentitySubmitRequest,
+  IdentityUploadForm,
   type IdentityDocumentKind,
 } from '@updown/schemas/api';
 import { findUserRole, PG_UNIQUE_VIOLATION } from '../auth/users.repository';
@@ -214,7 +215,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
           tags,
           summary: `Upload a photo ID or a proof of address: multipart/form-data with a field kind (photo_id or proof_of_address) and a file field file; JPEG, PNG or PDF (checked from the content), at most ${MB} MB; at most ${IDENTITY_UPLOADS_PER_DAY} uploads an account in 24 hours (429 with Retry-After)`,
           security,
-          consumes: ['multipart/form-data'],
+          multipart: IdentityUploadForm,
           response: { 201: IdentityDocument, ...errorResponses(400, 401, 409, 413, 415, 429) },
         },
       },

@@ -49,11 +49,12 @@ export function draftOfPair(pair: Schemas['MarketPair']): FeedDraft {
  * kept in one place.
  */
 export function feedBodyOf(draft: FeedDraft): PairFeedBody {
-  const body: PairFeedBody = { provider: draft.provider };
+  // The form's selects offer only the providers above; the server refuses any other with a detail.
+  const body: PairFeedBody = { provider: draft.provider as PairFeedBody['provider'] };
   const providerSymbol = draft.providerSymbol.trim();
   if (isExchange(draft.provider) && providerSymbol !== '') body.provider_symbol = providerSymbol;
   if (draft.referenceProvider === '') return body;
-  body.reference_provider = draft.referenceProvider;
+  body.reference_provider = draft.referenceProvider as PairFeedBody['reference_provider'];
   const referenceSymbol = draft.referenceSymbol.trim();
   if (referenceSymbol !== '') body.reference_symbol = referenceSymbol;
   const spread = draft.spreadBps.trim();
