@@ -23,6 +23,7 @@ import type { AuthContext } from './auth.context';
 import { MissingRefreshToken, Unauthenticated } from './auth.errors';
 import type { AuthHook, AuthHooks } from './auth.hooks';
 import { registerUser } from './accounts.handler';
+import { clientOf } from './client-info';
 import { googleLogin } from './google-login.handler';
 import { passwordLogin } from './login.handler';
 import { changePassword } from './password-change.handler';
@@ -145,7 +146,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
         },
       },
       async (request, reply) =>
-        sessionAnswer(ctx, request, reply, await passwordLogin(ctx, request.body, request.ip)),
+        sessionAnswer(ctx, request, reply, await passwordLogin(ctx, request.body, clientOf(request))),
     );
 
     app.post(
@@ -162,7 +163,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
       },
       async (request, reply) => {
         const presented = presentedRefreshToken(request);
-        const session = await refreshSession(ctx, presented);
+        const session = await refreshSession(ctx, presented, clientOf(request));
         return sessionAnswer(ctx, request, reply, session, presented.fromCookie);
       },
     );
@@ -182,7 +183,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
       },
       async (request, reply) => {
         const presented = presentedRefreshToken(request);
-        await endSession(ctx, presented);
+        await endSession(ctx, presented, clientOf(request));
         if (presented.fromCookie) clearSessionCookies(reply, ctx.cookiePolicy);
         return { status: 'ok' as const };
       },
@@ -202,7 +203,7 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
         },
       },
       async (request, reply) => {
-        const ended = await endAllSessions(ctx, request.user.id);
+        const ended = await endAllSessions(ctx, request.user, clientOf(request));
         clearSessionCookies(reply, ctx.cookiePolicy);
         return { status: 'ok' as const, sessions_ended: ended };
       },
@@ -216,14 +217,14 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           tags,
           summary: "Change the caller's password; every other session ends",
           description:
-            'Needs the current password (wrong ones are throttled like sign-ins). The session that asks continues; every other session of the account ends, its access tokens included.',
+            "Needs the current password (wrong ones are throttled like sign-ins) and, when two-factor is on, `totp_code` (400 `TWO_FACTOR_CODE_REQUIRED` without it): they are this request's step-up. The session that asks continues; every other session of the account ends, its access tokens included.",
           security: [{ bearerAuth: [] }],
           body: ChangePasswordRequest,
           response: { 200: SessionsEndedResponse, ...errorResponses(400, 401, 429) },
         },
       },
       async (request) => {
-        const ended = await changePassword(ctx, request.user, request.body, request.ip);
+        const ended = await changePassword(ctx, request.user, request.body, clientOf(request));
         return { status: 'ok' as const, sessions_ended: ended };
       },
     );
@@ -259,7 +260,8 @@ export function authRoutes(ctx: AuthContext, hooks: AuthHooks, limit: AuthHook):
           response: { 200: LoginResponse, ...errorResponses(400, 401, 409, 429, 501) },
         },
       },
-      async (request, reply) => sessionAnswer(ctx, request, reply, await googleLogin(ctx, request.body)),
+      async (request, reply) =>
+        sessionAnswer(ctx, request, reply, await googleLogin(ctx, request.body, clientOf(request))),
     );
   };
 }
