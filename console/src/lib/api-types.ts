@@ -5263,7 +5263,7 @@ export interface paths {
     put?: never;
     /**
      * Dispute a settled trade
-     * @description The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence.
+     * @description The owner, within 24 hours of settlement, one open dispute per trade. The settlement is replayed at once from the chain-verified ticks; the answer carries the verdict ("confirmed" or "mismatch") and its evidence. A trader may have at most 20 open disputes (429 `OPEN_DISPUTES_CAP_REACHED`) and file at most 50 in any 24 hours (429 `DAILY_DISPUTES_CAP_REACHED`, with `Retry-After` until a slot frees).
      */
     post: {
       parameters: {
@@ -5352,6 +5352,15 @@ export interface paths {
             'application/json': components['schemas']['ErrorResponse'];
           };
         };
+        /** @description Too many requests; `detail` says when to try again */
+        429: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ErrorResponse'];
+          };
+        };
         /** @description Server error; `detail` never shows internals */
         '5XX': {
           headers: {
@@ -5430,11 +5439,27 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Disputes, newest first, optionally by status */
+    /**
+     * Disputes, newest first, a page at a time, by status, trader, pair and filing time
+     * @description Keyset paging: pass the answer’s `next_cursor` back as `cursor` (with the same filters) until it is null. Disputes filed meanwhile appear at the top of the first page, never inside a later one, so paging to the end reaches every dispute that matched when it began. A malformed cursor or filter, or `from` not earlier than `to`, is a 400.
+     */
     get: {
       parameters: {
         query?: {
+          /** @description Only disputes in this status; every status when left out */
           status?: 'open' | 'confirmed' | 'corrected';
+          /** @description Only this trader's disputes: their user id, or their email address (any case) */
+          trader?: string;
+          /** @description Pair symbol such as BTCUSDT (any case) */
+          pair?: string;
+          /** @description Only disputes filed at or after this time (ISO 8601 with a time zone) */
+          from?: string;
+          /** @description Only disputes filed before this time (ISO 8601 with a time zone) */
+          to?: string;
+          /** @description The previous page's `next_cursor` */
+          cursor?: string;
+          /** @description Disputes per page, 1 to 200 */
+          limit?: number;
         };
         header?: never;
         path?: never;
@@ -5442,13 +5467,13 @@ export interface paths {
       };
       requestBody?: never;
       responses: {
-        /** @description Disputes, newest first, optionally by status */
+        /** @description Disputes, newest first, a page at a time, by status, trader, pair and filing time */
         200: {
           headers: {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['AdminDisputeList'];
+            'application/json': components['schemas']['AdminDisputePage'];
           };
         };
         /** @description Refused: the request breaks a rule; `detail` says which, `code` is stable */
@@ -5718,8 +5743,13 @@ export interface components {
       user_email: string | null;
       resolved_by: string | null;
     };
-    /** AdminDisputeList */
-    AdminDisputeList: components['schemas']['AdminDispute'][];
+    /** AdminDisputePage */
+    AdminDisputePage: {
+      /** @description Newest first */
+      disputes: components['schemas']['AdminDispute'][];
+      /** @description Pass as `cursor` for the next page, with the same filters; null on the last page */
+      next_cursor: string | null;
+    };
     /** AdminFeedList */
     AdminFeedList: {
       /** @description The providers a pair can be given */
