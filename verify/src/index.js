@@ -40,6 +40,7 @@ export {
   exitTickProblems,
   pnlCents,
   settlementRule,
+  usableExit,
 } from './rules.js';
 export {
   STEPS,

@@ -241,8 +241,7 @@ export function referenceDecision(entryPrice, exit, reference) {
  * @returns {{ outcome: Outcome, rule: Rule }}
  */
 export function settlementRule(direction, entryPrice, expiryAtMs, exit, reference) {
-  const usable =
-    exit && exit.atMs <= expiryAtMs && expiryAtMs - exit.atMs <= EXIT_TICK_AGE_MS_MAX ? exit : undefined;
+  const usable = usableExit(expiryAtMs, exit);
   if (reference) {
     const decision = referenceDecision(entryPrice, usable, reference);
     if (decision === 'feeds_diverged_at_entry' || decision === 'feeds_diverged_at_expiry') {
@@ -257,6 +256,19 @@ export function settlementRule(direction, entryPrice, expiryAtMs, exit, referenc
     outcome: (direction === 'UP') === up ? 'won' : 'lost',
     rule: up ? 'exit_above_entry' : 'exit_below_entry',
   };
+}
+
+/**
+ * The exit tick a trade can settle on: at or before expiry and at most EXIT_TICK_AGE_MS_MAX older;
+ * undefined otherwise (the trade is then void, and the reference feed is not compared at expiry).
+ *
+ * @template {{ atMs: number }} T
+ * @param {number} expiryAtMs
+ * @param {T | undefined} exit
+ * @returns {T | undefined}
+ */
+export function usableExit(expiryAtMs, exit) {
+  return exit && exit.atMs <= expiryAtMs && expiryAtMs - exit.atMs <= EXIT_TICK_AGE_MS_MAX ? exit : undefined;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   pnlCents,
   referenceDecision,
   settlementRule,
+  usableExit,
   type Direction,
   type Outcome,
 } from '../src/rules.js';
@@ -78,6 +79,20 @@ describe('settlementRule', () => {
         },
       ),
     );
+  });
+});
+
+describe('usableExit', () => {
+  const expiry = 100_000;
+  it('takes a tick at or before expiry and at most EXIT_TICK_AGE_MS_MAX older, nothing else', () => {
+    const tick = (atMs: number) => ({ atMs, price: 1 });
+    expect(usableExit(expiry, tick(expiry))).toEqual(tick(expiry));
+    expect(usableExit(expiry, tick(expiry - EXIT_TICK_AGE_MS_MAX))).toEqual(
+      tick(expiry - EXIT_TICK_AGE_MS_MAX),
+    );
+    expect(usableExit(expiry, tick(expiry - EXIT_TICK_AGE_MS_MAX - 1))).toBeUndefined();
+    expect(usableExit(expiry, tick(expiry + 1))).toBeUndefined();
+    expect(usableExit(expiry, undefined)).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import {
   pnlCents as receiptPnlCents,
   referenceDecision,
   settlementRule,
+  usableExit,
   type Rule,
 } from '@updown/verify/rules';
 
@@ -193,18 +194,15 @@ export function settle(
   };
   const ruled = settlementRule(trade.direction, trade.entryPrice, trade.expiryAtMs, exit, prices);
   const status = ruled.outcome;
-  const usableExit =
-    exit && exit.atMs <= trade.expiryAtMs && trade.expiryAtMs - exit.atMs <= EXIT_TICK_AGE_MS_MAX
-      ? exit
-      : undefined;
+  const usable = usableExit(trade.expiryAtMs, exit);
   const referenceCheck: ReferenceCheckRecord | null =
     reference && prices
       ? {
           provider: reference.provider,
           spread_bps: reference.spreadBps,
           entry: moment(trade.entryPrice, reference.atEntry),
-          expiry: usableExit ? moment(usableExit.price, reference.atExpiry) : null,
-          decision: referenceDecision(trade.entryPrice, usableExit, prices),
+          expiry: usable ? moment(usable.price, reference.atExpiry) : null,
+          decision: referenceDecision(trade.entryPrice, usable, prices),
         }
       : null;
   const pnl = pnlCents(trade.amountCents, trade.payoutPct, status);
