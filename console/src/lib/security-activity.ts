@@ -9,7 +9,7 @@ export type SecurityEvent = Schemas['SecurityEvent'];
 export type SecurityActivityPage = Schemas['SecurityActivity'];
 
 /**
- * Events asked for per page: a screenful on the dashboard; "Show more" asks for the next one. The
+ * Events asked for per page: a screenful on the dashboard; "Load more" asks for the next one. The
  * server allows up to 100.
  */
 export const SECURITY_ACTIVITY_PAGE_EVENTS = 10;

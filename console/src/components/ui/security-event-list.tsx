@@ -55,7 +55,7 @@ export function SecurityEventList({ label, activity }: { label: string; activity
           disabled={activity.isFetchingNextPage}
           onClick={() => void activity.fetchNextPage()}
         >
-          {activity.isFetchingNextPage ? 'Loading...' : 'Show more'}
+          {activity.isFetchingNextPage ? 'Loading...' : 'Load more'}
         </button>
       )}
     </>

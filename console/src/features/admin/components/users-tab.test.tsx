@@ -236,10 +236,10 @@ describe('UsersTab', () => {
       within(list).getByText('A sign-in token was used twice, so we signed you out everywhere'),
     ).toBeTruthy();
     expect(within(list).getByText(/Firefox on Windows · 203\.0\.113\.7/)).toBeTruthy();
-    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
     await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
     expect(within(list).getByText(/Safari on iOS/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
     // Only the user asked about, page by page; Bob's activity is never fetched.
     expect(calls(fetchMock).filter((call) => call.includes('security-activity'))).toEqual([
       `GET ${activityPath}?limit=10`,

@@ -17,7 +17,7 @@ export function getSecurityActivity(cursor?: string): Promise<SecurityActivityPa
   });
 }
 
-/** The pages loaded so far, one query; "Show more" adds the next page by the last one's cursor. */
+/** The pages loaded so far, one query; "Load more" adds the next page by the last one's cursor. */
 export function securityActivityQueryOptions() {
   return infiniteQueryOptions({
     queryKey: ['auth', 'security-activity'],

@@ -46,10 +46,10 @@ describe('SecurityActivity', () => {
     expect(ended.getByText('Session ended').className).toBe('');
     expect(ended.getByText(/Unknown address/)).toBeTruthy();
     // The last page: nothing more to ask for.
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
-  it('pages with "Show more": the next page by the cursor, added below, until the last page', async () => {
+  it('pages with "Load more": the next page by the cursor, added below, until the last page', async () => {
     const fetchMock = fakeSecurityApi({
       'GET /api/auth/security-activity': (_body, url) => {
         const cursor = new URL(url, 'http://localhost').searchParams.get('cursor');
@@ -61,7 +61,7 @@ describe('SecurityActivity', () => {
     const user = userEvent.setup();
     renderActivity();
     await screen.findByText('Session ended');
-    await user.click(screen.getByRole('button', { name: 'Show more' }));
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
 
     await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(3));
     expect(within(screen.getAllByRole('listitem')[2]!).getByText(/Safari on iOS/)).toBeTruthy();
@@ -69,7 +69,7 @@ describe('SecurityActivity', () => {
       'GET /api/auth/security-activity?limit=10',
       'GET /api/auth/security-activity?limit=10&cursor=11',
     ]);
-    expect(screen.queryByRole('button', { name: 'Show more' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
   it('says when there is nothing yet, and when the activity cannot be loaded', async () => {
