@@ -1,11 +1,11 @@
 import { createTestDatabase, metricValue, type TestDatabase } from '@updown/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyPluginAsync } from 'fastify';
 import { STEP_UP_TTL_MS } from './security.domain';
 import {
   adminToken,
   authTestApp,
   bearer,
+  laterFeature,
   newAccount,
   register,
   totp,
@@ -23,11 +23,6 @@ const THIEF = {
   agent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Firefox/120.0',
 };
 type Client = typeof OWNER;
-
-/** A route of a later feature, registered after the auth plugin, using `app.authenticate`. */
-const laterFeature: FastifyPluginAsync = async (app) => {
-  app.get('/api/wallet', { onRequest: [app.authenticate] }, async (request) => ({ user: request.user.id }));
-};
 
 describe('account security', () => {
   let database: TestDatabase;

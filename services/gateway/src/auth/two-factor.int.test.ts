@@ -1,9 +1,9 @@
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyPluginAsync } from 'fastify';
 import {
   authTestApp,
   bearer,
+  laterFeature,
   login,
   newAccount,
   register,
@@ -12,11 +12,6 @@ import {
 } from './testing/auth-test-app';
 
 const PERIOD_MS = 30_000;
-
-/** A route of a later feature, registered after the auth plugin, using `app.authenticate`. */
-const laterFeature: FastifyPluginAsync = async (app) => {
-  app.get('/api/wallet', { onRequest: [app.authenticate] }, async (request) => ({ user: request.user.id }));
-};
 
 describe('two-factor authentication', () => {
   let database: TestDatabase;

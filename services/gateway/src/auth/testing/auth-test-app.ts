@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
+import type { FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
 import {
   createMetricsRegistry,
@@ -97,6 +98,14 @@ export async function authTestApp(
     close: () => app.close(),
   };
 }
+
+/**
+ * A route of a later feature, registered after the auth plugin and guarded by `app.authenticate`:
+ * what a test asks to see whether an access token still opens the API.
+ */
+export const laterFeature: FastifyPluginAsync = async (app) => {
+  app.get('/api/wallet', { onRequest: [app.authenticate] }, async (request) => ({ user: request.user.id }));
+};
 
 export function bearer(token: string): { authorization: string } {
   return { authorization: `Bearer ${token}` };
