@@ -5,7 +5,7 @@ import { InvalidAccountDetails } from './auth.errors';
 import type { ClientInfo } from './client-info';
 import { recordSecurityEvent } from './sessions.handler';
 import { revokeUserSessions } from './sessions.repository';
-import { stepUp } from './step-up.handler';
+import { loadAccount, stepUp } from './step-up.handler';
 import { setPasswordHash } from './users.repository';
 
 /**
@@ -29,7 +29,8 @@ export async function changePassword(
     throw new InvalidAccountDetails('The new password must differ from the current one');
   }
   const proof = { password: input.current_password, totpCode: input.totp_code };
-  const { user } = await stepUp(ctx, caller, proof, client);
+  const user = await loadAccount(ctx, caller.id);
+  await stepUp(ctx, caller, user, proof, client);
   const hash = await ctx.hasher.hash(input.new_password);
   const now = ctx.clock.now();
   const ended = await ctx.db.transaction().execute(async (trx) => {

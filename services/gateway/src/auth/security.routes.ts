@@ -19,7 +19,7 @@ import { clientOf, deviceName } from './client-info';
 import { SECURITY_EVENT_TEXT } from './security.domain';
 import { listActiveSessions, listSecurityEvents, type SecurityEventRow } from './security.repository';
 import { endOwnSession } from './sessions.handler';
-import { stepUp } from './step-up.handler';
+import { loadAccount, stepUp } from './step-up.handler';
 import { findUserById } from './users.repository';
 
 const tags = ['auth'];
@@ -85,7 +85,8 @@ export function securityRoutes(
       },
       async (request) => {
         const proof = { password: request.body.password, totpCode: request.body.totp_code };
-        const { expiresAtMs } = await stepUp(ctx, request.user, proof, clientOf(request));
+        const user = await loadAccount(ctx, request.user.id);
+        const expiresAtMs = await stepUp(ctx, request.user, user, proof, clientOf(request));
         return { status: 'ok' as const, step_up_expires_at: new Date(expiresAtMs).toISOString() };
       },
     );

@@ -20,20 +20,27 @@ function sessionOf(caller: AuthUser): string {
   return caller.sessionId;
 }
 
+/** The caller's account as stored; a token of an account that no longer exists is refused. */
+export async function loadAccount(ctx: AuthContext, userId: string): Promise<UserRow> {
+  const user = await findUserById(ctx.db, userId);
+  if (!user) throw new Unauthenticated('Account no longer exists');
+  return user;
+}
+
 /**
  * Checks the proof (the password under the sign-in throttle, so a stolen access token is no faster
  * way to guess it; then the code, spent so it cannot be replayed) and records the step-up on the
- * caller's session. Returns the account as read and when the step-up stops covering actions.
+ * caller's session. `user` is the caller's account, already read by the action. Returns when the
+ * step-up stops covering actions.
  */
 export async function stepUp(
   ctx: AuthContext,
   caller: AuthUser,
+  user: UserRow,
   proof: StepUpProof,
   client: ClientInfo,
-): Promise<{ user: UserRow; expiresAtMs: number }> {
+): Promise<number> {
   const sessionId = sessionOf(caller);
-  const user = await findUserById(ctx.db, caller.id);
-  if (!user) throw new Unauthenticated('Account no longer exists');
   try {
     const attempt = {
       subject: user.email,
@@ -57,7 +64,7 @@ export async function stepUp(
   const now = ctx.clock.now();
   await recordStepUp(ctx.db, { sessionId, userId: user.id, at: new Date(now), binding: bindingOf(client) });
   ctx.metrics.stepUps.inc({ outcome: 'passed' });
-  return { user, expiresAtMs: now + STEP_UP_TTL_MS };
+  return now + STEP_UP_TTL_MS;
 }
 
 /**
@@ -68,11 +75,12 @@ export async function stepUp(
 export async function requireStepUp(
   ctx: AuthContext,
   caller: AuthUser,
+  user: UserRow,
   proof: StepUpProof | undefined,
   client: ClientInfo,
 ): Promise<void> {
   if (proof !== undefined) {
-    await stepUp(ctx, caller, proof, client);
+    await stepUp(ctx, caller, user, proof, client);
     return;
   }
   await requireFreshStepUp(ctx, caller, client);

@@ -7,24 +7,12 @@ import { TwoFactorState, Unauthenticated } from './auth.errors';
 import type { ClientInfo } from './client-info';
 import { rememberSignIn } from './sign-in-throttle';
 import { recordSecurityEvent, startSession, type SessionTokens } from './sessions.handler';
-import { requireFreshStepUp, requireStepUp, stepUp, type StepUpProof } from './step-up.handler';
+import { loadAccount, requireFreshStepUp, requireStepUp, stepUp, type StepUpProof } from './step-up.handler';
 import { spendCode } from './totp-codes';
-import {
-  disableTwoFactor,
-  enableTwoFactor,
-  findUserById,
-  setPendingTwoFactorSecret,
-  type UserRow,
-} from './users.repository';
+import { disableTwoFactor, enableTwoFactor, setPendingTwoFactorSecret } from './users.repository';
 
 /** The issuer authenticator apps show next to the account. */
 export const TOTP_ISSUER = 'Updown';
-
-async function loadUser(ctx: AuthContext, userId: string): Promise<UserRow> {
-  const user = await findUserById(ctx.db, userId);
-  if (!user) throw new Unauthenticated('Account no longer exists');
-  return user;
-}
 
 /**
  * Starts setup: a new pending secret (replacing an unconfirmed one), its URL and a QR code. Needs a
@@ -36,9 +24,9 @@ export async function setupTwoFactor(
   proof: StepUpProof | undefined,
   client: ClientInfo,
 ): Promise<TwoFactorSetupResponse> {
-  const user = await loadUser(ctx, caller.id);
+  const user = await loadAccount(ctx, caller.id);
   if (user.twofa_enabled) throw new TwoFactorState('TWO_FACTOR_ALREADY_ENABLED');
-  await requireStepUp(ctx, caller, proof, client);
+  await requireStepUp(ctx, caller, user, proof, client);
   const secret = generateSecret();
   await setPendingTwoFactorSecret(ctx.db, user.id, secret, new Date(ctx.clock.now()));
   const otpauthUrl = generateURI({ issuer: TOTP_ISSUER, label: user.email, secret });
@@ -57,11 +45,11 @@ export async function enableTwoFactorWithCode(
   proof: StepUpProof | undefined,
   client: ClientInfo,
 ): Promise<void> {
-  const user = await loadUser(ctx, caller.id);
+  const user = await loadAccount(ctx, caller.id);
   if (user.twofa_enabled) throw new TwoFactorState('TWO_FACTOR_ALREADY_ENABLED');
   const pending = user.twofa_pending_secret;
   if (pending === null) throw new TwoFactorState('TWO_FACTOR_NOT_SET_UP');
-  await requireStepUp(ctx, caller, proof, client);
+  await requireStepUp(ctx, caller, user, proof, client);
   const step = await spendCode(ctx, user, pending, code, client.address);
   const now = ctx.clock.now();
   const enabled = await ctx.db.transaction().execute(async (trx) => {
@@ -83,7 +71,7 @@ export async function verifyTwoFactorLogin(
   code: string,
   client: ClientInfo,
 ): Promise<SessionTokens> {
-  const user = await loadUser(ctx, userId);
+  const user = await loadAccount(ctx, userId);
   if (!user.twofa_enabled || user.twofa_secret === null) {
     throw new Unauthenticated('Two-factor verification is not pending; sign in again');
   }
@@ -105,10 +93,10 @@ export async function disableTwoFactorWithCode(
   input: { code: string; password: string | undefined },
   client: ClientInfo,
 ): Promise<void> {
-  const user = await loadUser(ctx, caller.id);
+  const user = await loadAccount(ctx, caller.id);
   if (!user.twofa_enabled || user.twofa_secret === null) throw new TwoFactorState('TWO_FACTOR_NOT_ENABLED');
   if (input.password !== undefined) {
-    await stepUp(ctx, caller, { password: input.password, totpCode: input.code }, client);
+    await stepUp(ctx, caller, user, { password: input.password, totpCode: input.code }, client);
   } else {
     await requireFreshStepUp(ctx, caller, client);
     await spendCode(ctx, user, user.twofa_secret, input.code, client.address);
