@@ -231,7 +231,7 @@ async function run(context: BenchContext): Promise<BenchResult> {
     context.log('receipts: checkpoint, then every settled trade’s receipt');
     const receiptsStarted = performance.now();
     const key = generateSigningKey();
-    await signCheckpoints(db, key, clock.now());
+    await signCheckpoints(db, key, clock);
     let receipts = 0;
     let receiptPasses = 0;
     for (;;) {

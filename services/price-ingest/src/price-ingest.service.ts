@@ -106,7 +106,7 @@ export async function startPriceIngest(deps: PriceIngestDeps): Promise<RunningPr
 
   const checkpoint = async (): Promise<string[]> => {
     try {
-      const pairs = await signCheckpoints(db, deps.signingKey, clock.now());
+      const pairs = await signCheckpoints(db, deps.signingKey, clock);
       for (const pair of pairs) metrics.checkpointsSigned.inc({ pair });
       return pairs;
     } catch (error) {

@@ -145,7 +145,7 @@ describe('settlement against a reference feed', () => {
     const { row } = await trade({ entry: 100_000, refAtEntry: 100_000, exit: 102_000, refAtExpiry: 100_000 });
     expect(row.void_reason).toBe('feeds_diverged_at_expiry');
     const key = generateSigningKey();
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
     const found = await loadReceipt(h.db, row.id);
     if (found.status !== 'issued') throw new Error(`no receipt: ${found.status}`);

@@ -99,7 +99,7 @@ async function tradeOf(
     now: harness.clock.now(),
   });
   if (options.receipt !== false) {
-    await signCheckpoints(database.db, key, harness.clock.now());
+    await signCheckpoints(database.db, key, harness.clock);
     await issueReceipts(database.db, { key, nowMs: harness.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
   }
   return id;
@@ -113,7 +113,7 @@ describe('GET /.well-known/updown-keys.json and /api/checkpoints', () => {
     expect(keys.headers['cache-control']).toBe('public, max-age=300');
 
     await storeTicks(database.db, [{ pair: 'GBPUSD', atMs: harness.clock.now(), price: 1.3 }]);
-    await signCheckpoints(database.db, key, harness.clock.now());
+    await signCheckpoints(database.db, key, harness.clock);
     const list = await app().inject({ method: 'GET', url: '/api/checkpoints?pair=gbpusd&limit=5' });
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json()[0]).toMatchObject({

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database, Signature, SigningKey } from '@updown/runtime';
+import type { Clock, Database, Signature, SigningKey } from '@updown/runtime';
 import { pairsWithTicks } from '../market.repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -75,11 +75,13 @@ function signedOf(row: CheckpointRow): SignedCheckpoint {
  * of new ticks (from the tick after the last checkpoint to the current head) and stores it. Each
  * checkpoint starts where the previous one ended, so the checkpoints of a pair chain too. Returns
  * the pairs checkpointed. Price-ingest is the only caller: checkpoints have one writer, like ticks.
+ * The signing time is read after the heads are: a time read before them could precede a tick stored
+ * meanwhile, and the checkpoint would claim to be signed before its last tick.
  */
 export async function signCheckpoints(
   db: Kysely<Database>,
   key: SigningKey,
-  nowMs: number,
+  clock: Pick<Clock, 'now'>,
 ): Promise<string[]> {
   const pairs = await pairsWithTicks(db, CHECKPOINT_PAIRS_MAX);
   if (pairs.length === 0) return [];
@@ -103,6 +105,7 @@ export async function signCheckpoints(
     ) f
     where heads.to_seq > heads.last_to_seq`.execute(db);
   if (rows.length === 0) return [];
+  const nowMs = clock.now();
   const signed = rows.map((row) => {
     const checkpoint = checkpointOf({ ...row, signed_at_ms: nowMs });
     return { row, signature: key.sign(checkpoint) };

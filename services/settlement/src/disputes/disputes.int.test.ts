@@ -44,7 +44,7 @@ async function settledWithReceipt(accountType: 'demo' | 'real' = 'demo') {
   at(t + 60_300);
   await h.tick('EURUSD', t + 60_300, 1.11);
   await waitFor(async () => (await h.trade(trade.id)).status !== 'pending', 'settlement');
-  await signCheckpoints(h.db, key, h.clock.now());
+  await signCheckpoints(h.db, key, h.clock);
   await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
   return { user, trade: await h.trade(trade.id) };
 }

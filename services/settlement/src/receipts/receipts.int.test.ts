@@ -64,7 +64,7 @@ describe('receipts', () => {
     expect(trade.status).toBe('won');
     expect(await issue()).toMatchObject({ issued: 0, waiting: 1 }); // no checkpoint yet
     expect((await loadReceipt(h.db, trade.id)).status).toBe('pending');
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ issued: 1, waiting: 0 });
 
     const document = await documentOf(trade.id);
@@ -126,7 +126,7 @@ describe('receipts', () => {
     at(t + 60_500);
     await h.tick('USDJPY', t + 60_500, 156); // the entry tick is 60 s old at expiry
     await settledOf(trade.id);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issue();
     const document = await documentOf(trade.id);
     expect(document.receipt).toMatchObject({ outcome: 'void', rule: 'exit_tick_too_old', pnlCents: 0 });
@@ -134,7 +134,7 @@ describe('receipts', () => {
   });
 
   it('are caught by the ledger check when a stored receipt is edited or re-signed with another key', async () => {
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issue();
     const before = await verifyReceipts(h.db, key.keySet, h.clock.now());
     expect(before.violations).toEqual([]);
@@ -142,7 +142,7 @@ describe('receipts', () => {
 
     const { trade: edited } = await settledTrade('XAUUSD', 'UP', 4_000, 4_010, 3_990);
     const { trade: resigned } = await settledTrade('ETHUSD', 'DOWN', 3_000, 2_990, 3_010);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issue();
     // An edited P/L: the body no longer matches its signature, the trade or the ledger.
     await sql`update trade_receipts set body = replace(body, ${`"pnlCents":${edited.pnl_cents}`}, '"pnlCents":99999')
@@ -185,7 +185,7 @@ describe('receipts', () => {
 
   it('after issue, a changed stored tick fails the receipt’s proof, naming the tick', async () => {
     const { trade } = await settledTrade('EURUSD', 'DOWN', 1.2, 1.19, 1.21);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issue();
     const exitSeq = (await documentOf(trade.id)).receipt.exitTick!.seq;
     await sql`update market_ticks set price = 1.25 where pair = 'EURUSD' and seq = ${exitSeq}`.execute(h.db);
@@ -214,7 +214,7 @@ describe('receipts', () => {
     at(t + 60_200);
     await h.tick('GBPUSD', t + 60_200, 1.29);
     await settledOf(trade.id);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     await issue();
     const entrySeq = (await documentOf(trade.id)).receipt.entryTick!.seq;
     await sql`delete from market_ticks where pair = 'GBPUSD' and seq = ${entrySeq + 1}`.execute(h.db);
@@ -242,11 +242,11 @@ describe('receipts', () => {
     at(t + 60_000 + 10_001); // the feed died at expiry: settled by the quiet-feed rule
     await service.settleDue();
     await settledOf(trade.id);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ waiting: 1, overdue: 0 });
     // A trade on a live feed that settles after it gets its receipt meanwhile.
     const { trade: live } = await settledTrade('EURUSD', 'UP', 1.3, 1.31, 1.32);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ issued: 1, waiting: 1 });
     expect((await loadReceipt(h.db, live.id)).status).toBe('issued');
     // Past the bound it still waits: without the tick after expiry its exit could not be proven.
@@ -256,7 +256,7 @@ describe('receipts', () => {
     // The feed comes back: the first tick after the expiry proves the exit, and the receipt is issued.
     const back = h.clock.now();
     await h.tick('BTCUSDT', back, 95_020);
-    await signCheckpoints(h.db, key, h.clock.now());
+    await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ issued: 1, waiting: 0, overdue: 0 });
     const document = await documentOf(trade.id);
     expect(document.receipt.exitTick?.atMs).toBe(t + 59_000);
