@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createMetricsRegistry, observeDbPool } from './metrics';
+import { allocatedSoFar, foldGcRecords, heapAllocatedBytes } from './process-metrics';
 import { metricValue } from './testing/metric-value';
 
 function blockFor(ms: number): void {
@@ -70,5 +71,40 @@ describe('connection pool checkout waits', () => {
     expect(text).toMatch(/^updown_db_pool_connections\{state="waiting"\} 0$/m);
     expect(text).toMatch(/^updown_db_pool_checkout_wait_seconds_count 2$/m);
     await pool.end();
+  });
+});
+
+describe('bytes allocated on the V8 heap', () => {
+  it('adds what each collection found allocated since the one before, then the growth since the last', () => {
+    const start = { allocatedBytes: 0, usedAfterLastGcBytes: 1_000, lastGc: undefined };
+    const first = { gcType: 'Scavenge', usedBeforeBytes: 5_000, usedAfterBytes: 2_000 };
+    const second = { gcType: 'MarkSweepCompact', usedBeforeBytes: 9_000, usedAfterBytes: 1_500 };
+    const folded = foldGcRecords(start, [first, second]);
+    expect(folded.allocatedBytes).toBe(4_000 + 7_000);
+    expect(allocatedSoFar(folded, 2_500)).toBe(11_000 + 1_000);
+    // The next session opens with the collection the last one closed on: counted once.
+    const third = { gcType: 'Scavenge', usedBeforeBytes: 4_500, usedAfterBytes: 2_000 };
+    expect(foldGcRecords(folded, [{ ...second }, third]).allocatedBytes).toBe(11_000 + 3_000);
+  });
+
+  it('grows by at least what the process allocated, and not far beyond it', async () => {
+    const registry = createMetricsRegistry();
+    const before = await metricValue(registry, 'updown_heap_allocated_bytes_total');
+    const arrayBytes = 65_536 * 8; // a packed array of small integers: one 8-byte slot each
+    const arrays = 100;
+    let kept: number[][] = [];
+    for (let i = 0; i < arrays; i++) {
+      kept.push(new Array<number>(65_536).fill(i));
+      // Keep a few, so scavenges promote some and collect the rest, as a service's garbage does.
+      if (kept.length > 4) kept = kept.slice(1);
+    }
+    const after = await metricValue(registry, 'updown_heap_allocated_bytes_total');
+    const allocated = arrays * arrayBytes;
+    expect(kept.length).toBe(4);
+    expect(after - before).toBeGreaterThanOrEqual(allocated);
+    expect(after - before).toBeLessThan(allocated * 1.5);
+    const text = await registry.metrics();
+    expect(text).toMatch(/^# TYPE updown_heap_allocated_bytes_total counter$/m);
+    expect(heapAllocatedBytes()).toBeGreaterThanOrEqual(after);
   });
 });

@@ -5,6 +5,7 @@ import {
   type IntervalHistogram,
   type PerformanceEntry,
 } from 'node:perf_hooks';
+import v8 from 'node:v8';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
@@ -62,16 +63,143 @@ function processMonitors(): ProcessMonitors {
   return created;
 }
 
+/** One garbage collection as `v8.GCProfiler` reports it: the used heap just before and just after. */
+export interface GcHeapRecord {
+  readonly gcType: string;
+  readonly usedBeforeBytes: number;
+  readonly usedAfterBytes: number;
+}
+
+/**
+ * Bytes allocated on the V8 heap, added up from the heap's used size around each collection: V8
+ * frees nothing between two collections, so the used size grows by exactly what was allocated, and
+ * each collection's "used before" less the previous one's "used after" is what was allocated in
+ * between. Pure, so the arithmetic is tested without a collector.
+ */
+export interface HeapAllocationState {
+  /** Allocated up to the last folded collection. */
+  readonly allocatedBytes: number;
+  /** The used heap right after the last folded collection (or when counting started). */
+  readonly usedAfterLastGcBytes: number;
+  /** The last folded collection, to drop it when the next profiler session reports it again. */
+  readonly lastGc: GcHeapRecord | undefined;
+}
+
+const sameGc = (a: GcHeapRecord | undefined, b: GcHeapRecord | undefined) =>
+  a !== undefined &&
+  b !== undefined &&
+  a.gcType === b.gcType &&
+  a.usedBeforeBytes === b.usedBeforeBytes &&
+  a.usedAfterBytes === b.usedAfterBytes;
+
+export function foldGcRecords(
+  state: HeapAllocationState,
+  records: readonly GcHeapRecord[],
+): HeapAllocationState {
+  let { allocatedBytes, usedAfterLastGcBytes, lastGc } = state;
+  // Sessions overlap by an instant so that no collection falls between them; one that both saw
+  // opens the new session's list exactly as it closed the previous one's.
+  const fresh = sameGc(lastGc, records[0]) ? records.slice(1) : records;
+  for (const gc of fresh) {
+    allocatedBytes += Math.max(0, gc.usedBeforeBytes - usedAfterLastGcBytes);
+    usedAfterLastGcBytes = gc.usedAfterBytes;
+    lastGc = gc;
+  }
+  return { allocatedBytes, usedAfterLastGcBytes, lastGc };
+}
+
+/** Allocated up to now: the folded total plus what the heap grew since the last collection. */
+export function allocatedSoFar(state: HeapAllocationState, usedNowBytes: number): number {
+  return state.allocatedBytes + Math.max(0, usedNowBytes - state.usedAfterLastGcBytes);
+}
+
+/**
+ * A profiler session keeps every collection's record until stopped, so one is folded and replaced
+ * at every scrape and at least this often: a process nobody scrapes keeps a bounded list.
+ */
+const GC_PROFILER_ROTATE_MS = 10_000;
+
+interface GcProfilerStats {
+  statistics: {
+    gcType: string;
+    beforeGC: { heapStatistics: { usedHeapSize: number } };
+    afterGC: { heapStatistics: { usedHeapSize: number } };
+  }[];
+}
+
+class HeapAllocationCounter {
+  private profiler = new v8.GCProfiler();
+  private state: HeapAllocationState;
+  /** The counter never goes back, even when a collection sits between a fold and the read after it. */
+  private reportedBytes = 0;
+
+  constructor() {
+    this.profiler.start();
+    this.state = {
+      allocatedBytes: 0,
+      usedAfterLastGcBytes: v8.getHeapStatistics().used_heap_size,
+      lastGc: undefined,
+    };
+    setInterval(() => this.rotate(), GC_PROFILER_ROTATE_MS).unref();
+  }
+
+  allocatedBytes(): number {
+    this.rotate();
+    const now = allocatedSoFar(this.state, v8.getHeapStatistics().used_heap_size);
+    this.reportedBytes = Math.max(this.reportedBytes, now);
+    return this.reportedBytes;
+  }
+
+  private rotate(): void {
+    // The next session starts before the last one stops, so every collection is in one of them.
+    const next = new v8.GCProfiler();
+    next.start();
+    const stats = this.profiler.stop() as unknown as GcProfilerStats;
+    this.profiler = next;
+    this.state = foldGcRecords(
+      this.state,
+      stats.statistics.map((s) => ({
+        gcType: s.gcType,
+        usedBeforeBytes: s.beforeGC.heapStatistics.usedHeapSize,
+        usedAfterBytes: s.afterGC.heapStatistics.usedHeapSize,
+      })),
+    );
+  }
+}
+
+let heapAllocation: HeapAllocationCounter | undefined;
+
+/**
+ * Bytes allocated on this process's V8 heap since counting started (the first call, or the first
+ * registry). Off-heap memory (Buffer and ArrayBuffer contents) is not included.
+ */
+export function heapAllocatedBytes(): number {
+  heapAllocation ??= new HeapAllocationCounter();
+  return heapAllocation.allocatedBytes();
+}
+
 /**
  * `updown_event_loop_delay_seconds{quantile}`: the 50th and 99th percentile and the maximum
  * (`quantile="1"`) of the event-loop delay since the previous scrape, sampled every millisecond;
  * each scrape starts a new window. `updown_gc_pause_seconds_total{kind}` and
  * `updown_gc_pauses_total{kind}` add up garbage-collection pauses since start;
  * `updown_gc_pause_max_seconds` is the longest single pause since the previous scrape.
+ * `updown_heap_allocated_bytes_total` is what the process allocated on the V8 heap since start
+ * (see `heapAllocatedBytes`): divided by the requests of a window, the allocation per request.
  */
 export function registerProcessStallMetrics(registry: Registry): void {
   const shared = processMonitors();
   const registers = [registry];
+  heapAllocatedBytes(); // starts counting with the first registry
+  new Counter({
+    name: 'updown_heap_allocated_bytes_total',
+    help: 'Bytes allocated on the V8 heap since start, from the used heap size around each garbage collection',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(heapAllocatedBytes());
+    },
+  });
   new Gauge({
     name: 'updown_event_loop_delay_seconds',
     help: 'Event-loop delay since the previous scrape, sampled every 1 ms: quantile 0.5, 0.99 and 1 (the maximum)',
