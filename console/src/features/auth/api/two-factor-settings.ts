@@ -10,12 +10,14 @@ export type TwoFactorChange = BodyOf<'/api/2fa/enable', 'post'>;
 
 /**
  * A new secret with its otpauth URL and QR code; two-factor stays off until a code confirms it.
- * Turning two-factor on is a sensitive action, so the password goes with it (the step-up): a
- * session that stole a refresh token cannot put its own authenticator on the account. The step-up
- * then covers the confirming code for 5 minutes.
+ * Turning two-factor on is a sensitive action: a session that stole a refresh token must not put
+ * its own authenticator on the account. Without `password` the session's own step-up must be from
+ * the last 5 minutes (a fresh sign-in is one, which is the only step-up an account made by Google
+ * sign-in can give, having no password it knows); else 403 `STEP_UP_REQUIRED`. With `password`
+ * this request is the step-up. Either covers the confirming code for 5 minutes.
  */
-export function startTwoFactorSetup(password: string): Promise<TwoFactorSetup> {
-  return api.post('/api/2fa/setup', { password });
+export function startTwoFactorSetup(password?: string): Promise<TwoFactorSetup> {
+  return api.post('/api/2fa/setup', password === undefined ? undefined : { password });
 }
 
 /**
@@ -32,7 +34,7 @@ export function disableTwoFactor(change: TwoFactorChange): Promise<unknown> {
 }
 
 export function useStartTwoFactorSetup() {
-  return useMutation({ mutationFn: startTwoFactorSetup });
+  return useMutation({ mutationFn: (password: string | undefined) => startTwoFactorSetup(password) });
 }
 
 /**

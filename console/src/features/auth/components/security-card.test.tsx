@@ -22,6 +22,10 @@ const STEP_UP_REQUIRED = {
   code: 'STEP_UP_REQUIRED',
 };
 
+/** What an account made by Google sign-in (no password it knows) is told to do instead. */
+const GOOGLE_NOTE =
+  'Signed up with Google? Your account has no password to confirm: log out, sign in again with Google, and choose Enable 2FA within 5 minutes.';
+
 const GUARDED_USER = { ...TEST_USER, twofa_enabled: true };
 
 function input(label: string): HTMLInputElement {
@@ -41,7 +45,7 @@ afterEach(() => {
 });
 
 describe('SecurityCard: two-factor', () => {
-  it('turns two-factor on: the password first, then the QR code and secret, then a 6-digit code', async () => {
+  it('turns two-factor on right after sign-in without asking for the password: the QR code, then a 6-digit code', async () => {
     const fetchMock = fakeSecurityApi({
       'POST /api/2fa/setup': json(SETUP),
       'POST /api/2fa/enable': json({ status: 'ok' }),
@@ -51,18 +55,14 @@ describe('SecurityCard: two-factor', () => {
 
     expect(screen.getByText('OFF')).toBeTruthy();
     await user.click(button('Enable 2FA'));
-    // Nothing is asked of the server before the password is in.
-    expect(calls(fetchMock).filter((call) => call.startsWith('POST'))).toEqual([]);
-    expect(button('Continue').disabled).toBe(true);
-    await user.type(input('Password'), 'my-password');
-    await user.click(button('Continue'));
 
     const qr = await screen.findByAltText('Scan this QR code with your authenticator app');
     expect(qr.getAttribute('src')).toBe(SETUP.qr_code);
     expect(screen.getByLabelText('Secret key').textContent).toBe(SETUP.secret);
-    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/setup')).toEqual([{ password: 'my-password' }]);
-    // The setup's step-up covers the first code: no second password field.
+    // No body: the session's sign-in is its step-up, and nobody was asked for a password.
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/setup')).toEqual([undefined]);
     expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(screen.queryByText(GOOGLE_NOTE)).toBeNull();
 
     const submit = button('Turn on 2FA');
     await user.type(input('Verification code'), '12a34');
@@ -73,20 +73,70 @@ describe('SecurityCard: two-factor', () => {
 
     expect(toast.success).toHaveBeenCalledWith('2FA enabled');
     expect(bodiesOf(fetchMock, 'POST', '/api/2fa/enable')).toEqual([{ token: '123456' }]);
+    expect(toast.error).not.toHaveBeenCalled();
   });
 
-  it("keeps asking for the password when the server refuses it, and shows the server's detail", async () => {
-    fakeSecurityApi({
+  it('asks for the password only when the server says STEP_UP_REQUIRED, says what a Google account does, and sets up with it', async () => {
+    const fetchMock = fakeSecurityApi({
+      'POST /api/2fa/setup': (body) => (body === undefined ? json(STEP_UP_REQUIRED, 403) : json(SETUP)),
+      'POST /api/2fa/enable': json({ status: 'ok' }),
+    });
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.click(button('Enable 2FA'));
+
+    await screen.findByLabelText('Password');
+    expect(screen.getByText(GOOGLE_NOTE)).toBeTruthy();
+    // The refusal is the expected way in to the password step, not an error to show.
+    expect(toast.error).not.toHaveBeenCalled();
+    expect(screen.queryByLabelText('Secret key')).toBeNull();
+    // Two-factor is off, so the step-up is the password alone: no code field yet.
+    expect(screen.queryByLabelText('Verification code')).toBeNull();
+    expect(button('Continue').disabled).toBe(true);
+    await user.type(input('Password'), 'my-password');
+    await user.click(button('Continue'));
+
+    expect((await screen.findByLabelText('Secret key')).textContent).toBe(SETUP.secret);
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/setup')).toEqual([undefined, { password: 'my-password' }]);
+    // The password just given covers the first code: no second password field.
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    await user.type(input('Verification code'), '123456');
+    await user.click(button('Turn on 2FA'));
+    expect(toast.success).toHaveBeenCalledWith('2FA enabled');
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/enable')).toEqual([{ token: '123456' }]);
+  });
+
+  it("shows the server's detail and stays on Enable 2FA when the setup is refused for another reason", async () => {
+    const fetchMock = fakeSecurityApi({
       'POST /api/2fa/setup': json(
-        { detail: 'The current password is not correct', code: 'WRONG_PASSWORD' },
-        400,
+        { detail: 'Two-factor authentication is already on', code: 'TWO_FACTOR_ALREADY_ENABLED' },
+        409,
       ),
     });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const user = userEvent.setup();
     renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
     await user.click(button('Enable 2FA'));
-    await user.type(input('Password'), 'not-it');
+
+    await waitFor(() => expect(toast.error).toHaveBeenCalledWith('Two-factor authentication is already on'));
+    expect(button('Enable 2FA').disabled).toBe(false);
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(screen.queryByLabelText('Secret key')).toBeNull();
+    expect(calls(fetchMock).filter((call) => call === 'POST /api/2fa/setup')).toHaveLength(1);
+  });
+
+  it("keeps asking for the password when the server refuses it, and shows the server's detail", async () => {
+    fakeSecurityApi({
+      'POST /api/2fa/setup': (body) =>
+        body === undefined
+          ? json(STEP_UP_REQUIRED, 403)
+          : json({ detail: 'The current password is not correct', code: 'WRONG_PASSWORD' }, 400),
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const user = userEvent.setup();
+    renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
+    await user.click(button('Enable 2FA'));
+    await user.type(await screen.findByLabelText('Password'), 'not-it');
     await user.click(button('Continue'));
 
     await waitFor(() => expect(toast.error).toHaveBeenCalledWith('The current password is not correct'));
@@ -94,14 +144,16 @@ describe('SecurityCard: two-factor', () => {
     expect(input('Password').value).toBe('not-it');
   });
 
-  it('goes back to "Enable 2FA" on Cancel without calling the server', async () => {
-    const fetchMock = fakeSecurityApi();
+  it('goes back to "Enable 2FA" on Cancel without calling the server again', async () => {
+    const fetchMock = fakeSecurityApi({ 'POST /api/2fa/setup': json(STEP_UP_REQUIRED, 403) });
     const user = userEvent.setup();
     renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
     await user.click(button('Enable 2FA'));
+    await screen.findByLabelText('Password');
     await user.click(button('Cancel'));
     expect(button('Enable 2FA')).toBeTruthy();
-    expect(calls(fetchMock).filter((call) => call.includes('/api/2fa/'))).toEqual([]);
+    expect(screen.queryByLabelText('Password')).toBeNull();
+    expect(calls(fetchMock).filter((call) => call.includes('/api/2fa/'))).toEqual(['POST /api/2fa/setup']);
   });
 
   it("shows the server's detail when the code is refused, and stays in setup", async () => {
@@ -113,13 +165,12 @@ describe('SecurityCard: two-factor', () => {
     const user = userEvent.setup();
     renderWithProviders(<SecurityCard />, { session: fakeSession({ user: TEST_USER }) });
     await user.click(button('Enable 2FA'));
-    await user.type(input('Password'), 'my-password');
-    await user.click(button('Continue'));
     await user.type(await screen.findByLabelText('Verification code'), '000000');
     await user.click(button('Turn on 2FA'));
     expect(toast.error).toHaveBeenCalledWith('Invalid 2FA code');
     expect(toast.success).not.toHaveBeenCalled();
     expect(screen.getByLabelText('Secret key')).toBeTruthy();
+    expect(screen.queryByLabelText('Password')).toBeNull();
   });
 
   it('asks for the password beside the code once the step-up ran out, and stays signed in on the 403', async () => {
@@ -137,8 +188,6 @@ describe('SecurityCard: two-factor', () => {
     const user = userEvent.setup();
     renderWithSession(<SecurityCard />, { path: '/dashboard' });
     await user.click(await screen.findByRole('button', { name: 'Enable 2FA' }));
-    await user.type(input('Password'), 'my-password');
-    await user.click(button('Continue'));
     await user.type(await screen.findByLabelText('Verification code'), '123456');
     await user.click(button('Turn on 2FA'));
 
@@ -149,10 +198,12 @@ describe('SecurityCard: two-factor', () => {
     expect(calls(fetchMock)).not.toContain('POST /api/auth/refresh');
     expect(screen.getByLabelText('Secret key').textContent).toBe(SETUP.secret);
     expect(button('Turn on 2FA').disabled).toBe(true);
+    expect(screen.getByText(GOOGLE_NOTE)).toBeTruthy();
 
     await user.type(input('Password'), 'my-password');
     await user.click(button('Turn on 2FA'));
     await waitFor(() => expect(toast.success).toHaveBeenCalledWith('2FA enabled'));
+    expect(bodiesOf(fetchMock, 'POST', '/api/2fa/setup')).toEqual([undefined]);
     expect(bodiesOf(fetchMock, 'POST', '/api/2fa/enable')).toEqual([
       { token: '123456' },
       { token: '123456', password: 'my-password' },

@@ -8,8 +8,9 @@ import { TwoFactorSwitch } from './two-factor-switch';
 /**
  * The account's security on the dashboard: two-factor sign-in on and off, the password, the
  * sessions still signed in (each can be ended, or all at once), and the recent security activity.
- * Turning two-factor on or off and changing the password each ask for the password again (a
- * step-up), so a stolen session alone cannot take the account over.
+ * Turning two-factor off and changing the password each ask for the password again (a step-up),
+ * and turning it on does once the sign-in is more than 5 minutes old, so a stolen session alone
+ * cannot take the account over.
  */
 export function SecurityCard() {
   const { user } = useSession();

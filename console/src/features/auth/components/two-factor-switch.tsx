@@ -54,7 +54,29 @@ function CodeForm({
   );
 }
 
-/** The password first: setup is a sensitive action, and this request is its step-up. */
+/** Whether the server refused a sensitive action for want of a step-up from the last 5 minutes. */
+function needsStepUp(error: unknown): boolean {
+  return error instanceof ApiError && error.code === STEP_UP_REQUIRED;
+}
+
+/**
+ * An account made by Google sign-in has no password it knows, so its only step-up is a fresh
+ * sign-in. The API does not say which accounts those are, so everyone asked for a password reads
+ * the way out.
+ */
+function GoogleAccountNote() {
+  return (
+    <p className="muted small">
+      Signed up with Google? Your account has no password to confirm: log out, sign in again with Google, and
+      choose Enable 2FA within 5 minutes.
+    </p>
+  );
+}
+
+/**
+ * The password, asked only when the session's last step-up (its sign-in, or an earlier password)
+ * is more than 5 minutes old: the setup sent with it is its own step-up.
+ */
 function PasswordStep({ onSetup, onCancel }: { onSetup(setup: TwoFactorSetup): void; onCancel(): void }) {
   const start = useStartTwoFactorSetup();
   const [password, setPassword] = useState('');
@@ -71,8 +93,11 @@ function PasswordStep({ onSetup, onCancel }: { onSetup(setup: TwoFactorSetup): v
 
   return (
     <form className="form security-card__form" onSubmit={(event) => void submit(event)}>
-      <p className="muted small">Confirm your password to set up two-factor authentication.</p>
+      <p className="muted small">
+        Your sign-in is more than 5 minutes old. Confirm your password to set up two-factor authentication.
+      </p>
       <PasswordField value={password} onChange={setPassword} />
+      <GoogleAccountNote />
       <div className="admin-actions">
         <button
           type="submit"
@@ -89,14 +114,50 @@ function PasswordStep({ onSetup, onCancel }: { onSetup(setup: TwoFactorSetup): v
   );
 }
 
+/**
+ * "Enable 2FA" asks the server for a setup with no proof first: a session that signed in within 5
+ * minutes needs none, and that is the only way an account made by Google sign-in can turn 2FA on.
+ * Only the server's `STEP_UP_REQUIRED` brings up the password step.
+ */
+function EnableButton({ onSetup, onStepUp }: { onSetup(setup: TwoFactorSetup): void; onStepUp(): void }) {
+  const start = useStartTwoFactorSetup();
+  const begin = async () => {
+    try {
+      onSetup(await start.mutateAsync(undefined));
+    } catch (error) {
+      if (needsStepUp(error)) {
+        onStepUp();
+        return;
+      }
+      console.error('2FA setup failed', error);
+      toast.error(errorDetail(error, 'Failed to start 2FA setup'));
+    }
+  };
+  return (
+    <>
+      <p className="muted small">
+        Protect your account with a code from an authenticator app at every sign-in.
+      </p>
+      <button
+        type="button"
+        className="button button--primary"
+        disabled={start.isPending}
+        onClick={() => void begin()}
+      >
+        {start.isPending ? 'Please wait...' : 'Enable 2FA'}
+      </button>
+    </>
+  );
+}
+
 type Phase = { step: 'idle' } | { step: 'password' } | { step: 'scan'; setup: TwoFactorSetup };
 
 /**
- * Two-factor sign-in on (the password, then scan the QR code and confirm with a first code) and off
- * (the password and a current code). Both are sensitive actions that need the password (and, to
- * turn it off, the code) on this session within 5 minutes: should the setup's step-up run out
- * before the first code is typed, the server says `STEP_UP_REQUIRED` and the form asks for the
- * password again beside the code, keeping the secret already scanned.
+ * Two-factor sign-in on (scan the QR code and confirm with a first code; the password first only if
+ * the session's step-up is older than 5 minutes) and off (the password and a current code). Both
+ * are sensitive actions: should the setup's step-up run out before the first code is typed, the
+ * server says `STEP_UP_REQUIRED` and the form asks for the password beside the code, keeping the
+ * secret already scanned.
  */
 export function TwoFactorSwitch({ enabled }: { enabled: boolean }) {
   const change = useSetTwoFactor(!enabled);
@@ -112,7 +173,7 @@ export function TwoFactorSwitch({ enabled }: { enabled: boolean }) {
       return true;
     } catch (error) {
       console.error('Changing 2FA failed', error);
-      if (error instanceof ApiError && error.code === STEP_UP_REQUIRED) setStepUpExpired(true);
+      if (needsStepUp(error)) setStepUpExpired(true);
       toast.error(errorDetail(error, 'Verification failed'));
       return false;
     }
@@ -128,6 +189,7 @@ export function TwoFactorSwitch({ enabled }: { enabled: boolean }) {
       </>
     );
   }
+  const onSetup = (setup: TwoFactorSetup) => setPhase({ step: 'scan', setup });
   if (phase.step === 'scan') {
     return (
       <div className="security-card__setup">
@@ -149,26 +211,13 @@ export function TwoFactorSwitch({ enabled }: { enabled: boolean }) {
             askPassword={stepUpExpired}
             onSubmit={onCode}
           />
+          {stepUpExpired && <GoogleAccountNote />}
         </div>
       </div>
     );
   }
   if (phase.step === 'password') {
-    return (
-      <PasswordStep
-        onSetup={(setup) => setPhase({ step: 'scan', setup })}
-        onCancel={() => setPhase({ step: 'idle' })}
-      />
-    );
+    return <PasswordStep onSetup={onSetup} onCancel={() => setPhase({ step: 'idle' })} />;
   }
-  return (
-    <>
-      <p className="muted small">
-        Protect your account with a code from an authenticator app at every sign-in.
-      </p>
-      <button type="button" className="button button--primary" onClick={() => setPhase({ step: 'password' })}>
-        Enable 2FA
-      </button>
-    </>
-  );
+  return <EnableButton onSetup={onSetup} onStepUp={() => setPhase({ step: 'password' })} />;
 }
