@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock, Database, Logger } from '@updown/runtime';
+import { meterJob, type Clock, type Database, type Logger } from '@updown/runtime';
 import { createEvent } from '@updown/schemas';
 import { TICKS_TOPIC, type TickPublisher } from './bus-ports';
 import { aggregateCandles } from './candles/candles.domain';
@@ -163,7 +163,7 @@ export class TickPipeline implements TickSink {
   private schedule(delayMs: number): void {
     if (!this.running) return;
     this.cancelTimer = this.options.clock.setTimeout(() => {
-      void this.flushOnce().then((ok) => {
+      void meterJob('tick flush', () => this.flushOnce()).then((ok) => {
         const interval = this.options.flushIntervalMs;
         this.schedule(
           ok ? interval : Math.min(interval * 2 ** this.consecutiveFailures, FLUSH_BACKOFF_MS_MAX),

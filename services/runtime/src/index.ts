@@ -9,6 +9,7 @@ export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';
 export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { repeatEvery, type RepeatOptions, type Repeating } from './repeat';
+export { meterJob, onJobRun, type JobRun } from './job-meter';
 export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
 export type { Database, NullableTimestamp, OutboxTable, Timestamp } from './db/schema';

@@ -1,4 +1,5 @@
 import { Registry, collectDefaultMetrics } from 'prom-client';
+import { registerJobMetrics } from './job-meter';
 import { registerProcessStallMetrics } from './process-metrics';
 
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -14,5 +15,7 @@ export function createMetricsRegistry(labels: Record<string, string> = {}): Regi
   collectDefaultMetrics({ register: registry });
   // Beside the defaults: event-loop delay at 1 ms resolution and GC pause totals by kind.
   registerProcessStallMetrics(registry);
+  // What each periodic job's runs cost the loop and the pool (`job-meter.ts`).
+  registerJobMetrics(registry);
   return registry;
 }

@@ -171,3 +171,31 @@ describe('repeatEvery', () => {
     }
   });
 });
+
+describe('repeatEvery metering', () => {
+  it('reports each run under its name, with the time it held the event loop', async () => {
+    const { onJobRun } = await import('./job-meter');
+    const clock = new ManualClock(0);
+    const { logger } = recordingLogger();
+    const runs: Array<{ job: string; loopHoldMaxMs: number }> = [];
+    const stop = onJobRun((run) => runs.push(run));
+    const repeating = repeatEvery({
+      clock,
+      intervalMs: INTERVAL_MS,
+      name: 'spin',
+      logger,
+      task: async () => {
+        const until = performance.now() + 5;
+        while (performance.now() < until) {
+          // Synchronous work the meter must attribute to the job.
+        }
+      },
+    });
+    clock.advance(INTERVAL_MS);
+    await settle();
+    await repeating.stop();
+    stop();
+    expect(runs.map((r) => r.job)).toEqual(['spin']);
+    expect(runs[0]!.loopHoldMaxMs).toBeGreaterThanOrEqual(5);
+  });
+});

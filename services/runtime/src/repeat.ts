@@ -1,11 +1,15 @@
 import type { Clock } from './clock';
+import { meterJob } from './job-meter';
 import type { Logger } from './logger';
 
 export interface RepeatOptions<T> {
   readonly clock: Clock;
   /** From the end of one run to the start of the next; the first run is one interval after start. */
   readonly intervalMs: number;
-  /** Names the task in the log line of a failed run. */
+  /**
+   * Names the task in the log line of a failed run, and as `job` in the metrics of its runs
+   * (`job-meter.ts`: how long each held the event loop and pool connections).
+   */
   readonly name: string;
   readonly logger: Logger;
   readonly task: () => Promise<T>;
@@ -36,7 +40,7 @@ export function repeatEvery<T>(options: RepeatOptions<T>): Repeating<T> {
   let stopped = false;
 
   const runNow = (): Promise<T> => {
-    running ??= task().finally(() => {
+    running ??= meterJob(name, task).finally(() => {
       running = undefined;
     });
     return running;

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import {
   Counter,
   Gauge,
+  meterJob,
   systemClock,
   type Clock,
   type Database,
@@ -141,7 +142,7 @@ export function startBusinessMetrics(deps: BusinessMetricsDeps): RunningBusiness
   const arm = () => {
     if (stopped) return;
     cancelTimer = clock.setTimeout(() => {
-      void exclusive().finally(arm);
+      void meterJob('ledger verification', exclusive).finally(arm);
     }, settings.ledgerVerifyIntervalMs);
   };
   arm();

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
-import type { Clock, Database, Logger } from '@updown/runtime';
+import { meterJob, type Clock, type Database, type Logger } from '@updown/runtime';
 import { endedSessionsSince, isSessionEnded } from './sessions.repository';
 
 export interface EndedSessionsOptions {
@@ -56,7 +56,10 @@ export class EndedSessions {
   async start(): Promise<void> {
     this.readFrom = this.options.clock.now() - this.rememberMs();
     await this.sync();
-    this.timer = setInterval(() => void this.syncQuietly(), this.options.syncMs);
+    this.timer = setInterval(
+      () => void meterJob('ended sessions sync', () => this.syncQuietly()),
+      this.options.syncMs,
+    );
     this.timer.unref();
   }
 

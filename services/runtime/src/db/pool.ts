@@ -2,6 +2,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import { libpqDefaultUser } from '../config/runtime-config';
+import { meterJobConnections } from '../job-meter';
 import { preparedName } from './prepared';
 import type { Database } from './schema';
 
@@ -106,6 +107,8 @@ export function createDb(url: string, options: { max?: number; applicationName?:
   // 'error' with nobody listening, which would crash the process. The query that next uses it
   // fails instead, its transaction rolls back, and the pool discards the broken client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
+  // A periodic job's checkouts are timed as its own (`updown_job_connection_hold_seconds`).
+  meterJobConnections(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

@@ -5,6 +5,7 @@ import type { EventTopics, TopicRegistry } from '@updown/schemas';
 import type { Bus, BusMessage } from '../bus/bus';
 import { retryDelayMs } from '../bus/retry';
 import { systemClock, type Clock } from '../clock';
+import { meterJob } from '../job-meter';
 import type { Database } from '../db/schema';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { moveCursor, readCursor, type OutboxSource } from './outbox-source';
@@ -265,6 +266,14 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
 
   private async housekeeping(): Promise<void> {
     const now = this.clock.now();
+    const due =
+      now - this.lastBacklogMs >= this.settings.backlogIntervalMs ||
+      now - this.lastCleanupMs >= this.settings.cleanupIntervalMs;
+    // Metered only when there is work: the relay passes between run after every commit.
+    if (due) await meterJob('outbox housekeeping', () => this.housekeepingDue(now));
+  }
+
+  private async housekeepingDue(now: number): Promise<void> {
     try {
       if (now - this.lastBacklogMs >= this.settings.backlogIntervalMs) {
         this.lastBacklogMs = now;
