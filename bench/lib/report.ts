@@ -6,6 +6,13 @@ function formatNumber(value: number | null): string {
   return value.toFixed(value === Math.round(value) ? 0 : 2);
 }
 
+/** The second ratio in the ratio column, named and against its goal: `0.42 (÷ x: 0.81, goal >= 0.5)`. */
+function secondRatio(b: BenchResult): string {
+  const second = b.second_ratio;
+  if (!second) return '';
+  return ` (${second.name}: ${formatNumber(second.value)}, goal >= ${second.goal_min})`;
+}
+
 /** One Markdown table: each benchmark beside its reference and the ratio, then its setup. */
 export function markdownTable(report: BenchReport): string {
   const lines = [
@@ -15,7 +22,7 @@ export function markdownTable(report: BenchReport): string {
     '|---|---|---|---|---|---|',
     ...report.benchmarks.map(
       (b: BenchResult) =>
-        `| ${b.name} | ${formatNumber(b.value)} ${b.unit} | ${b.goal} | ${b.reference_name ?? '—'}: ${formatNumber(b.reference_value)} | ${formatNumber(b.ratio)} | ${b.pass ? 'yes' : 'no'} |`,
+        `| ${b.name} | ${formatNumber(b.value)} ${b.unit} | ${b.goal} | ${b.reference_name ?? '—'}: ${formatNumber(b.reference_value)} | ${formatNumber(b.ratio)}${secondRatio(b)} | ${b.pass ? 'yes' : 'no'} |`,
     ),
     '',
     ...report.benchmarks.map(

@@ -23,6 +23,15 @@ export interface BenchResult {
   readonly reference_value: number | null;
   /** As the benchmark defines it (stated in `setup`); null without a reference. */
   readonly ratio: number | null;
+  /**
+   * A second reference's ratio, printed beside `ratio` (placement: its headline ÷ pgbench's own
+   * tail headline), with the goal it is held to; `pass` stays on `ratio` and `value`.
+   */
+  readonly second_ratio?: {
+    readonly name: string;
+    readonly value: number | null;
+    readonly goal_min: number;
+  };
   readonly pass: boolean;
   /** Everything a reader needs to reproduce or judge the number; secondary figures too. */
   readonly setup: Readonly<Record<string, string | number | boolean | null>>;
