@@ -26,9 +26,17 @@ import {
   stepPasses,
   type LadderPlan,
 } from '../lib/placement-ladder';
+import {
+  allocationPerPlacement,
+  allocationSetup,
+  describeAllocation,
+  withAllocation,
+  type ProcessAllocation,
+} from '../lib/placement-alloc';
 import { runPgbench, type PgbenchResult } from '../lib/placement-pgbench';
+import { describePgbenchStep, runPgbenchTailLadder, type PgbenchTail } from '../lib/placement-pgbench-tail';
 import { createTraders } from '../lib/placement-platform';
-import { LoadProbe, type ProbeReading } from '../lib/placement-probe';
+import { LoadProbe, type ProbedProcess, type ProbeReading } from '../lib/placement-probe';
 import {
   cpuPerPlacement,
   describeCapacityStep,
@@ -63,8 +71,11 @@ import type { BenchContext, Benchmark, BenchResult } from '../lib/types';
  * - the closed-loop capacity: the highest throughput at any latency over a ladder of in-flight
  *   counts, with its p50/p99.
  *
+ * - heap bytes allocated per placement by each platform process over the same fixed window.
+ *
  * Reference: pgbench's TPC-B-like transaction on the same server with as many clients as the
- * generator has connections, with its PostgreSQL CPU per transaction.
+ * generator has connections, with its PostgreSQL CPU per transaction; and the same transaction
+ * climbed at fixed arrival rates with the headline's ladder and rule (its tail headline).
  */
 
 interface Sizes {
@@ -85,6 +96,8 @@ interface Sizes {
   readonly capacityWindowMs: number;
   readonly pgbenchScale: number;
   readonly pgbenchSec: number;
+  /** pgbench's own tail ladder (`-R`), each step as long as a placement step. */
+  readonly pgbenchLadder: LadderPlan;
 }
 
 const FULL: Sizes = {
@@ -105,6 +118,8 @@ const FULL: Sizes = {
   capacityWindowMs: 4_000,
   pgbenchScale: 10,
   pgbenchSec: 10,
+  // The headline's own steps, so both tail headlines resolve to the same ~20%.
+  pgbenchLadder: { startRatePerSec: 50, factor: 1.5, maxRatePerSec: 12_800, refine: true },
 };
 
 const QUICK: Sizes = {
@@ -123,7 +138,12 @@ const QUICK: Sizes = {
   capacityWindowMs: 2_000,
   pgbenchScale: 1,
   pgbenchSec: 3,
+  // Three short steps at most: enough to see the ladder work, not a number to quote.
+  pgbenchLadder: { startRatePerSec: 100, factor: 4, maxRatePerSec: 1_600, refine: false },
 };
+
+/** The issue's goal for the tail: placements held at p99 ≤ 20 ms, at least half of pgbench's. */
+const TAIL_RATIO_GOAL = 0.5;
 
 const GOAL_RATE_PER_SEC = 5_000;
 const GOAL_RATIO = 1.0;
@@ -146,6 +166,8 @@ interface Reference {
   readonly result: PgbenchResult | null;
   readonly note: string;
   readonly postgresUsPerTx: number | null;
+  /** pgbench's tail ladder, or why there is none. */
+  readonly tail: PgbenchTail | string;
 }
 
 /**
@@ -209,6 +231,8 @@ interface Measured {
   probes: ProbedStep<StepResult>[];
   cpuWindow: ProbedStep<StepResult> | undefined;
   idle: ProbeReading;
+  /** Heap bytes per placement of each platform process over the CPU window. */
+  allocation: Record<string, ProcessAllocation>;
   capacity: (ProbedStep<CapacityStep> & { answered: number })[];
   half: StepResult | undefined;
   accepted: number;
@@ -247,7 +271,7 @@ async function measureLayout(
     const postgres = await postgresMeter(database, sampler);
     if (!postgres) log('PostgreSQL runs elsewhere: its CPU is not measured');
     const probe = new LoadProbe({ processes: layout.processes, postgres, sampler });
-    const measured = await measure(sizes, send, probe, log);
+    const measured = await measure(sizes, send, probe, layout.processes, log);
     measured.accepted += firstPlacements;
     measured.layout = layout.description;
     measured.pairs = pairs;
@@ -295,12 +319,14 @@ async function measure(
   sizes: Sizes,
   send: Send,
   probe: LoadProbe,
+  processes: readonly ProbedProcess[],
   log: (message: string) => void,
 ): Promise<Measured> {
   const stepOptions = { send, inFlightMax: sizes.connections * 50, drainMsMax: DRAIN_MS_MAX };
   const openStep = (ratePerSec: number, durationMs: number) =>
     probed(probe, () => runOpenModelStep({ ...stepOptions, ratePerSec, durationMs }));
-  const idle = await probed(probe, () => sleep(sizes.idleMs));
+  // The heap counters are read inside the probe's window, so its own scrapes are not counted.
+  const idle = await probed(probe, () => withAllocation(processes, () => sleep(sizes.idleMs)));
   log(describeIdle(idle.reading));
   const logOpen = (label: string, probedStep: ProbedStep<StepResult>) => {
     log(`${label}${describeOpenStep(probedStep.step)}`);
@@ -341,9 +367,16 @@ async function measure(
     logOpen('tail probe ', step);
   }
 
-  const cpuWindow = await openStep(sizes.cpuRatePerSec, sizes.cpuWindowMs);
+  const cpuRun = await probed(probe, () =>
+    withAllocation(processes, () =>
+      runOpenModelStep({ ...stepOptions, ratePerSec: sizes.cpuRatePerSec, durationMs: sizes.cpuWindowMs }),
+    ),
+  );
+  const cpuWindow = { step: cpuRun.step.result, reading: cpuRun.reading };
   accepted += cpuWindow.step.ok;
   logOpen('CPU window ', cpuWindow);
+  const allocation = allocationPerPlacement(cpuRun.step.allocation, cpuWindow.step.ok, idle.step.allocation);
+  log(`  ${describeAllocation(allocation)}`);
 
   const capacity: Measured['capacity'] = [];
   let index = 1_000_000;
@@ -389,6 +422,7 @@ async function measure(
     probes,
     cpuWindow,
     idle: idle.reading,
+    allocation,
     capacity,
     half,
     accepted,
@@ -485,7 +519,12 @@ async function countTrades(database: BenchDatabase): Promise<number> {
 async function pgbenchReference(context: BenchContext, sizes: Sizes): Promise<Reference> {
   const { env, log } = context;
   if (!env.pgbench)
-    return { result: null, note: 'pgbench not installed: no reference', postgresUsPerTx: null };
+    return {
+      result: null,
+      note: 'pgbench not installed: no reference',
+      postgresUsPerTx: null,
+      tail: 'pgbench not installed',
+    };
   const empty = await env.createEmptyDatabase();
   try {
     let meter: PostgresCpuMeter | undefined;
@@ -523,6 +562,7 @@ async function pgbenchReference(context: BenchContext, sizes: Sizes): Promise<Re
       result,
       postgresUsPerTx,
       note: `pgbench -i -s ${sizes.pgbenchScale}; pgbench -c ${sizes.connections} -j 2 -T ${sizes.pgbenchSec} -M prepared (TPC-B-like), same server, fresh database`,
+      tail: await pgbenchTail(context, sizes, env.pgbench, empty.url),
     };
   } catch (error) {
     log(`pgbench failed: ${(error as Error).message}`);
@@ -530,13 +570,62 @@ async function pgbenchReference(context: BenchContext, sizes: Sizes): Promise<Re
       result: null,
       postgresUsPerTx: null,
       note: `pgbench failed: ${(error as Error).message.slice(0, 200)}`,
+      tail: 'pgbench failed',
     };
   } finally {
     await empty.drop();
   }
 }
 
+/** pgbench's tail ladder in the reference's database, right after its tps run; or why it failed. */
+async function pgbenchTail(
+  context: BenchContext,
+  sizes: Sizes,
+  pgbench: string,
+  url: string,
+): Promise<PgbenchTail | string> {
+  try {
+    const tail = await runPgbenchTailLadder({
+      pgbench,
+      url,
+      clients: sizes.connections,
+      threads: 2,
+      durationSec: Math.max(1, Math.round(sizes.stepMs / 1000)),
+      plan: sizes.pgbenchLadder,
+      limits: PLACEMENT_LIMITS,
+      log: context.log,
+    });
+    context.log(`pgbench tail headline: ${tail.headlinePerSec}/s at p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms`);
+    return tail;
+  } catch (error) {
+    context.log(`pgbench tail ladder failed: ${(error as Error).message}`);
+    return `failed: ${(error as Error).message.slice(0, 200)}`;
+  }
+}
+
 type Setup = Record<string, string | number | boolean | null>;
+
+/** The tail reference's fields and the ratio to it; the same ladder serves both rows of a run. */
+function addPgbenchTail(
+  setup: Setup,
+  sizes: Sizes,
+  tail: PgbenchTail | string,
+  value: number,
+): number | null {
+  if (typeof tail === 'string') {
+    setup.pgbench_tail = tail;
+    return null;
+  }
+  setup.pgbench_tail = `pgbench -R <rate> -L ${PLACEMENT_LIMITS.p99MsMax} -c ${sizes.connections} -j 2 -T ${Math.max(1, Math.round(sizes.stepMs / 1000))} -M prepared --log, one per rate of the headline's ladder and rule (Poisson arrivals; latency from the scheduled start; skipped and failed count as errors), in the reference's database after its tps run; one ladder per run, shared by both rows`;
+  setup.pgbench_tail_headline_per_s = tail.headlinePerSec;
+  for (const step of tail.steps) {
+    setup[`pgbench_step_${step.targetRatePerSec}`] =
+      `${describePgbenchStep(step)} (${step.pass ? 'pass' : 'fail'})`;
+  }
+  const ratio = tail.headlinePerSec > 0 ? Math.round((value / tail.headlinePerSec) * 100) / 100 : null;
+  setup.ratio_to_pgbench_tail = ratio;
+  return ratio;
+}
 
 function round1(value: number): number {
   return Math.round(value * 10) / 10;
@@ -612,6 +701,7 @@ function result(
     const { step, reading } = measured.cpuWindow;
     setup.cpu_window = `open model at ${step.targetRatePerSec}/s for ${round1(reading.wallSeconds)} s: ${step.ok} placements, p99 ${round1(step.p99Ms)} ms`;
     addCpu(setup, 'cpu_', cpuPerPlacement(reading, step.ok, measured.idle));
+    Object.assign(setup, allocationSetup(measured.allocation));
     setup.cpu_window_database_work = describeDatabaseWork(reading, step.ok) || null;
     setup.cpu_postgres_by_kind = reading.postgres
       ? Object.entries(reading.postgres)
@@ -638,6 +728,8 @@ function result(
   setup.pgbench_latency_avg_ms = reference.result?.latencyAverageMs ?? null;
   setup.pgbench_postgres_us_per_tx = reference.postgresUsPerTx;
   setup.ratio_is = 'placements/s ÷ pgbench tps';
+  const tailRatio = addPgbenchTail(setup, sizes, reference.tail, value);
+  setup.ratio_to_pgbench_tail_is = `placement headline ÷ pgbench tail headline, goal >= ${TAIL_RATIO_GOAL}`;
   setup.synchronous_commit = context.env.server.synchronous_commit ?? 'unknown';
   setup.fsync = context.env.server.fsync ?? 'unknown';
   return {
@@ -648,6 +740,7 @@ function result(
     reference_name: tps === null ? null : 'pgbench TPC-B tps',
     reference_value: tps === null ? null : Math.round(tps),
     ratio,
+    second_ratio: { name: 'to pgbench tail', value: tailRatio, goal_min: TAIL_RATIO_GOAL },
     pass: value >= GOAL_RATE_PER_SEC && ratio !== null && ratio >= GOAL_RATIO,
     setup,
   };
