@@ -51,9 +51,12 @@ async function main(): Promise<void> {
   let bonusExpiry: BonusExpiryJob | undefined;
   let paymentRecovery: PaymentRecoveryJob | undefined;
   let identityRetention: Repeating<number> | undefined;
+  let closeOrderClient: (() => Promise<void>) | undefined;
   let closeBus: (() => Promise<void>) | undefined;
   let closeDatabase: (() => Promise<void>) | undefined;
   lifecycle.add('http', async () => gateway?.close());
+  // After HTTP: a placement still being answered keeps its connection to the order service.
+  lifecycle.add('order client', async () => closeOrderClient?.());
   lifecycle.add('bonus expiry', async () => bonusExpiry?.stop());
   lifecycle.add('payment recovery', async () => paymentRecovery?.stop());
   lifecycle.add('identity retention', async () => identityRetention?.stop());
@@ -75,6 +78,7 @@ async function main(): Promise<void> {
       serviceToken: serviceToken(config),
       timeoutMs: config.ORDER_TIMEOUT_MS,
     });
+    closeOrderClient = () => order.close();
     paymentRecovery = await startPaymentRecovery({ db: database.db, clock, logger });
     bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
     identityRetention = startIdentityRetention({ db: database.db, clock, logger });

@@ -18,8 +18,11 @@ export {
 export {
   createHttpOrderPort,
   ORDER_CALL_TIMEOUT_MS_DEFAULT,
+  type HttpOrderPort,
   type HttpOrderPortOptions,
 } from './http/order-client';
+export { expirySeconds, publicTrade } from './http/public-trade';
+export type { PlacementAnswer } from './http/place-trade.wire';
 export { OrderServiceUnavailable } from './order-unavailable';
 export { buildOrderApp, type OrderAppDeps } from './http/order-app';
 export {
@@ -32,6 +35,7 @@ export {
 } from './config';
 
 import type { PlaceTradeRequest, PlaceTradeResult } from './trades/place-trade.handler';
+import type { PlacementAnswer } from './http/place-trade.wire';
 
 /**
  * How the gateway reaches the order service: in the single process a function call, across
@@ -39,6 +43,11 @@ import type { PlaceTradeRequest, PlaceTradeResult } from './trades/place-trade.h
  */
 export interface OrderPort {
   placeTrade(request: PlaceTradeRequest): Promise<PlaceTradeResult>;
+  /**
+   * Across processes: the order service's answer as the public route's own body where it could
+   * render it, for the gateway to send on without decoding and encoding it again.
+   */
+  forwardPlacement?(request: PlaceTradeRequest): Promise<PlacementAnswer>;
 }
 
 export {

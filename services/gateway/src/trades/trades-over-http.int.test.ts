@@ -1,3 +1,4 @@
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +40,10 @@ let orderUrl: string;
 let gateway: AuthTestApp;
 let wrongToken: AuthTestApp;
 let unreachable: AuthTestApp;
+let tooSlow: AuthTestApp;
+let inProcess: AuthTestApp;
+/** Takes each call and never answers it. */
+let silentOrder: Server;
 
 async function traderToken(app: AuthTestApp) {
   const account = newAccount('seam');
@@ -55,23 +60,19 @@ async function counts() {
   return rows[0]!;
 }
 
-function gatewayWith(url: string, token: string) {
-  const clock = { now: () => Date.now(), setTimeout: () => () => undefined };
+const clock = { now: () => Date.now(), setTimeout: () => () => undefined };
+const ports: { close(): Promise<void> }[] = [];
+
+function gatewayWith(url: string, token: string, timeoutMs = 2_000) {
+  const port = createHttpOrderPort({ url, serviceToken: token, timeoutMs });
+  ports.push(port);
   return authTestApp(database.db, {
-    plugins: [
-      createTradesPlugin({
-        db: database.db,
-        order: createHttpOrderPort({ url, serviceToken: token, timeoutMs: 2_000 }),
-        clock,
-        loadEvidence,
-      }),
-    ],
+    plugins: [createTradesPlugin({ db: database.db, order: port, clock, loadEvidence })],
   });
 }
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 10 });
-  const clock = { now: () => Date.now(), setTimeout: () => () => undefined };
   const placeTrade = createPlaceTrade({ db: database.db, prices: priceSource, clock });
   order = buildOrderApp({
     placeTrade,
@@ -86,10 +87,21 @@ beforeAll(async () => {
   wrongToken = await gatewayWith(orderUrl, 'not-the-token-the-order-service-expects');
   // A port nothing listens on: the one the order app had before it was closed would race; port 9 (discard) is closed on loopback.
   unreachable = await gatewayWith('http://127.0.0.1:9', TOKEN);
+  silentOrder = createServer(() => undefined);
+  await new Promise<void>((resolve) => silentOrder.listen(0, '127.0.0.1', resolve));
+  const silentUrl = `http://127.0.0.1:${(silentOrder.address() as AddressInfo).port}`;
+  tooSlow = await gatewayWith(silentUrl, TOKEN, 300);
+  // The single process's route: the same handler called in-process, answered by the gateway's view.
+  inProcess = await authTestApp(database.db, {
+    plugins: [createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence })],
+  });
 });
 
 afterAll(async () => {
-  await Promise.all([gateway?.close(), wrongToken?.close(), unreachable?.close()]);
+  await Promise.all([gateway, wrongToken, unreachable, tooSlow, inProcess].map((app) => app?.close()));
+  await Promise.all(ports.map((port) => port.close()));
+  silentOrder?.closeAllConnections();
+  await new Promise((resolve) => silentOrder?.close(resolve));
   await order?.close();
   await database?.drop();
 });
@@ -126,6 +138,58 @@ describe('placement through the order service over HTTP', () => {
     expect((await verifyLedger(database.db)).ok).toBe(true);
   });
 
+  it("sends on the order service's body: the same bytes and headers the in-process route answers", async () => {
+    prices.set('BTCUSDT', { price: 97_010.5, atMs: Date.now() });
+    const me = await traderToken(gateway);
+    const headers = { ...me.headers, 'idempotency-key': 'seam-bytes' };
+    const placed = await place(gateway, headers, { amount: 3.21, direction: 'DOWN' });
+    expect(placed.statusCode, placed.body).toBe(201);
+    // A replay in the single process renders the same stored trade with the gateway's own view.
+    const here = await place(inProcess, headers, { amount: 3.21, direction: 'DOWN' });
+    const there = await place(gateway, headers, { amount: 3.21, direction: 'DOWN' });
+    expect(here.statusCode).toBe(200);
+    expect(there.statusCode).toBe(200);
+    expect(there.body).toBe(here.body);
+    expect(placed.body).toBe(here.body);
+    expect(there.headers['content-type']).toBe(here.headers['content-type']);
+    expect(there.headers['content-length']).toBe(here.headers['content-length']);
+    // The seam's own header stays between the gateway and the order service.
+    expect(there.headers['x-trade-view']).toBeUndefined();
+    // What the order service itself answers for a pending trade is that body, marked as public.
+    const direct = await fetch(`${orderUrl}/internal/trades/place`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+      body: JSON.stringify({
+        user_id: me.id,
+        pair: 'BTCUSDT',
+        direction: 'DOWN',
+        amount_cents: 321,
+        duration_sec: 60,
+        account_type: 'demo',
+        idempotency_key: 'seam-bytes',
+      }),
+    });
+    expect(direct.status).toBe(200);
+    expect(direct.headers.get('x-trade-view')).toBe('public');
+    expect(await direct.text()).toBe(here.body);
+  });
+
+  it('renders a replayed trade that has settled, with its receipt id, as the in-process route does', async () => {
+    prices.set('BTCUSDT', { price: 97_020, atMs: Date.now() });
+    const me = await traderToken(gateway);
+    const headers = { ...me.headers, 'idempotency-key': 'seam-settled' };
+    const placed = await place(gateway, headers);
+    expect(placed.statusCode, placed.body).toBe(201);
+    const { id } = placed.json<{ id: string }>();
+    await sql`update trades set status = 'won', exit_price = 97030, pnl_cents = 800,
+      settled_at_ms = expiry_at_ms where id = ${id}`.execute(database.db);
+    const here = await place(inProcess, headers);
+    const there = await place(gateway, headers);
+    expect(there.statusCode, there.body).toBe(200);
+    expect(there.json()).toMatchObject({ id, status: 'won', pnl: 8, receipt_id: expect.any(String) });
+    expect(there.body).toBe(here.body);
+  });
+
   it.each([
     [{ duration: 61 }, 400, 'Duration must be one of 60, 120, 180, 240, 300, 900, 1800, 2700, 3600 seconds'],
     [{ pair: 'NOPE' }, 400, 'Unknown pair: NOPE'],
@@ -147,6 +211,7 @@ describe('placement through the order service over HTTP', () => {
   it.each([
     ['a gateway with the wrong service token', () => wrongToken],
     ['an order service that cannot be reached', () => unreachable],
+    ['an order service that does not answer in time', () => tooSlow],
   ])('answers 503 ORDER_UNAVAILABLE for %s, and writes nothing', async (_name, app) => {
     prices.set('BTCUSDT', { price: 97_000, atMs: Date.now() });
     const me = await traderToken(app());
@@ -181,20 +246,20 @@ describe('the order service HTTP API', () => {
     expect(await res.json()).toEqual({ detail: 'A valid service token is required', code: 'UNAUTHORIZED' });
   });
 
+  // The gateway validated the public body this command came from and the token proves the sender,
+  // so the shape is not checked again; the placement's own rules still refuse a bad amount.
   it.each([
-    ['an extra field', { ...command, extra: 1 }],
     ['fractional cents', { ...command, amount_cents: 10.5 }],
     ['a string amount', { ...command, amount_cents: '1000' }],
-    ['a user id that is not a UUID', { ...command, user_id: 'x' }],
-  ])('refuses %s with 400 and writes nothing', async (_name, body) => {
+  ])('refuses %s with 422 INVALID_AMOUNT and writes nothing', async (_name, body) => {
     const before = await counts();
     const res = await fetch(`${orderUrl}/internal/trades/place`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
       body: JSON.stringify(body),
     });
-    expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ code: 'VALIDATION', detail: expect.any(String) });
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({ code: 'INVALID_AMOUNT', detail: expect.any(String) });
     expect(await counts()).toEqual(before);
   });
 

@@ -3,11 +3,14 @@ import Fastify, { LogController, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
 import { DomainError, type Database, type Logger, type Registry } from '@updown/runtime';
+import { Trade } from '@updown/schemas/api';
 import type { PlaceTradeRequest, PlaceTradeResult } from '../trades/place-trade.handler';
+import { publicTrade } from './public-trade';
 import {
   DOMAIN_REFUSAL_STATUS,
   PLACE_TRADE_PATH,
-  PlaceTradeCommand,
+  TRADE_VIEW_HEADER,
+  type PlaceTradeCommand,
   type PlaceTradeReply,
 } from './place-trade.wire';
 
@@ -22,6 +25,19 @@ export interface OrderAppDeps {
 
 /** Internal bodies are small and fixed-shape: anything bigger is not from the gateway. */
 const BODY_LIMIT_BYTES = 16 * 1024;
+
+function placeTradeRequest(body: PlaceTradeCommand): PlaceTradeRequest {
+  return {
+    userId: body.user_id,
+    pair: body.pair,
+    direction: body.direction,
+    amountCents: body.amount_cents,
+    durationSec: body.duration_sec,
+    accountType: body.account_type,
+    idempotencyKey: body.idempotency_key,
+    expectedPayoutPct: body.expected_payout_pct,
+  };
+}
 
 function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
@@ -60,34 +76,41 @@ export function buildOrderApp(deps: OrderAppDeps) {
       );
   });
 
-  app.post(
+  app.post<{ Body: PlaceTradeCommand }>(
     PLACE_TRADE_PATH,
     {
-      schema: { body: PlaceTradeCommand },
-      onRequest: async (request, reply) => {
+      // Serialised by the same compiled `Trade` serialiser the gateway's place route uses, so the
+      // gateway can send these bytes on as its own answer. No body schema: see PlaceTradeCommand.
+      schema: { response: { 200: Trade, 201: Trade } },
+      onRequest: (request, reply, done) => {
         const header = request.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
         if (!timingSafeEqual(digest(presented), expected)) {
-          return reply.code(401).send({ detail: 'A valid service token is required', code: 'UNAUTHORIZED' });
+          reply.code(401).send({ detail: 'A valid service token is required', code: 'UNAUTHORIZED' });
+          return;
         }
+        done();
       },
     },
-    async (request): Promise<PlaceTradeReply> => {
-      const body = request.body;
-      const result = await deps.placeTrade({
-        userId: body.user_id,
-        pair: body.pair,
-        direction: body.direction,
-        amountCents: body.amount_cents,
-        durationSec: body.duration_sec,
-        accountType: body.account_type,
-        ...(body.idempotency_key === undefined ? {} : { idempotencyKey: body.idempotency_key }),
-        ...(body.expected_payout_pct === undefined ? {} : { expectedPayoutPct: body.expected_payout_pct }),
-      });
-      return {
-        trade: { ...result.trade, created_at: result.trade.created_at.toISOString() },
+    async (request, reply) => {
+      const result = await deps.placeTrade(placeTradeRequest(request.body));
+      const trade = result.trade;
+      if (trade.status === 'pending' && request.headers[TRADE_VIEW_HEADER] !== 'row') {
+        return reply
+          .code(result.replayed ? 200 : 201)
+          .header(TRADE_VIEW_HEADER, 'public')
+          .send(publicTrade(trade, null));
+      }
+      const answer: PlaceTradeReply = {
+        trade: { ...trade, created_at: trade.created_at.toISOString() },
         replayed: result.replayed,
       };
+      // Already JSON text, so the `Trade` serialiser of the public form is not applied to it.
+      return reply
+        .code(200)
+        .header(TRADE_VIEW_HEADER, 'row')
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify(answer));
     },
   );
 
