@@ -15,7 +15,8 @@ import type { AcceptedTrade, AccountType, Direction, TickReference } from './pla
 import { OrderServiceUnavailable } from '../order-unavailable';
 import { changeBooks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
 import type { PairRisk } from '../risk/risk.domain';
-import { createBatcher, type Settled } from './placement-batcher';
+import { createBatcher, type BatchMarks, type Settled } from './placement-batcher';
+import { PlacementPhases } from './placement-phases';
 import {
   findTradesByIdempotencyKeys,
   insertTrades,
@@ -65,8 +66,8 @@ export interface PlaceTradeDeps {
   readonly onCommitted?: () => void;
   /**
    * Where `updown_trades_placed_total{pair, account}`, `updown_placement_batch_size`,
-   * `updown_placement_batch_fallbacks_total` and `updown_placement_queue_full_total` are
-   * registered; omitted in tests that do not look.
+   * `updown_placement_batch_fallbacks_total`, `updown_placement_queue_full_total` and the phases
+   * (`placement-phases.ts`) are registered; omitted in tests that do not look.
    */
   readonly registry?: Registry;
   /** Most placements in one transaction (default `PLACEMENT_BATCH_MAX_DEFAULT`). */
@@ -93,6 +94,11 @@ export function createPlaceTrade(
   deps: PlaceTradeDeps,
 ): (request: PlaceTradeRequest) => Promise<PlaceTradeResult> {
   const metrics = placementMetrics(deps.registry);
+  let phases: PlacementPhases | undefined;
+  if (deps.registry) {
+    phases = new PlacementPhases();
+    phases.register(deps.registry);
+  }
   return createBatcher<PlaceTradeRequest, PlaceTradeResult>({
     batchMax: deps.batchMax ?? PLACEMENT_BATCH_MAX_DEFAULT,
     queueMax: deps.queueMax ?? PLACEMENT_QUEUE_MAX_DEFAULT,
@@ -100,8 +106,8 @@ export function createPlaceTrade(
       metrics.queueFull?.inc();
       return new OrderServiceUnavailable();
     },
-    run: async (requests) => {
-      const outcomes = await placeBatch(deps, requests);
+    run: async (requests, marks) => {
+      const outcomes = await placeBatch(deps, requests, marks);
       let placed = 0;
       outcomes.forEach((outcome, i) => {
         if (!outcome.ok && outcome.error instanceof DomainError && RISK_REFUSALS.has(outcome.error.code)) {
@@ -122,6 +128,7 @@ export function createPlaceTrade(
     outcomeUnknown: (error) => error instanceof CommitFailed,
     onBatch: (size) => metrics.batchSize?.observe(size),
     onFallback: () => metrics.fallbacks?.inc(),
+    ...(phases ? { onPhases: phases.listener } : {}),
   });
 }
 
@@ -147,14 +154,19 @@ export class CommitFailed extends Error {
 async function placeBatch(
   deps: PlaceTradeDeps,
   requests: readonly PlaceTradeRequest[],
+  marks: BatchMarks,
 ): Promise<Settled<PlaceTradeResult>[]> {
   let decided = false;
   try {
-    return await deps.db.transaction().execute(async (trx) => {
-      const outcomes = await placeInTransaction(trx, deps, requests);
+    const outcomes = await deps.db.transaction().execute(async (trx) => {
+      const decisions = await placeInTransaction(trx, deps, requests);
       decided = true;
-      return outcomes;
+      // Kysely sends the commit as soon as this callback returns.
+      marks.commitSentMs = performance.now();
+      return decisions;
     });
+    marks.commitAckMs = performance.now();
+    return outcomes;
   } catch (error) {
     throw decided ? new CommitFailed(error) : error;
   }

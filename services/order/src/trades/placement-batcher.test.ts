@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBatcher, type BatcherOptions, type Settled } from './placement-batcher';
+import { createBatcher, type BatchMarks, type BatcherOptions, type Settled } from './placement-batcher';
 
 /** A batch runner whose batches the test completes by hand, recording what each batch held. */
 function manualRunner() {
@@ -179,5 +179,85 @@ describe('createBatcher', () => {
     for (const batchMax of [0, -1, 1.5, Number.NaN]) {
       expect(() => batcher({ run: async () => [], batchMax })).toThrow(RangeError);
     }
+  });
+});
+
+describe('createBatcher phases', () => {
+  /** A fake monotonic clock, and a runner whose batches mark their commit at the times the test sets. */
+  function timedRunner() {
+    const clock = { ms: 0 };
+    const pending: Array<{ requests: readonly string[]; marks: BatchMarks; resolve: () => void }> = [];
+    const run = (requests: readonly string[], marks: BatchMarks) =>
+      new Promise<Settled<string>[]>((resolve) =>
+        pending.push({
+          requests,
+          marks,
+          resolve: () => resolve(requests.map((r) => ({ ok: true, value: r }))),
+        }),
+      );
+    /** The running batch: statements until `sentMs`, commit acknowledged at `ackMs`, answered at `answeredMs`. */
+    const complete = async (sentMs: number, ackMs: number, answeredMs: number) => {
+      const batch = pending.shift()!;
+      batch.marks.commitSentMs = sentMs;
+      batch.marks.commitAckMs = ackMs;
+      clock.ms = answeredMs;
+      batch.resolve();
+      await flush();
+    };
+    return { clock, run, complete };
+  }
+
+  type Phases = [queued: number, statements: number, commit: number, answer: number, behind: number];
+
+  it("splits each request's time into queued, statements, commit and answer, and the wait behind the previous commit", async () => {
+    const runner = timedRunner();
+    const phases: Phases[] = [];
+    const place = batcher({
+      run: runner.run,
+      now: () => runner.clock.ms,
+      onPhases: (...p) => phases.push(p),
+    });
+    runner.clock.ms = 100;
+    const first = place('a');
+    await flush();
+    // The second arrives while the first batch runs its statements (until 104), then commits (to 110).
+    runner.clock.ms = 102;
+    const second = place('b');
+    await flush();
+    await runner.complete(104, 110, 111);
+    await runner.complete(115, 118, 118.5);
+    await Promise.all([first, second]);
+    expect(phases).toEqual([
+      [0, 4, 6, 1, 0],
+      // Queued from 102 to the second batch's start at 111, 6 ms of it behind the first's commit.
+      [9, 4, 3, 0.5, 6],
+    ]);
+  });
+
+  it('counts a batch that sent no commit (nothing written) as answered when its run returned', async () => {
+    const clock = { ms: 5 };
+    const phases: Phases[] = [];
+    const place = batcher({
+      run: async (requests) => {
+        clock.ms = 8;
+        return requests.map((r) => ({ ok: true, value: r }));
+      },
+      now: () => clock.ms,
+      onPhases: (...p) => phases.push(p),
+    });
+    await place('a');
+    expect(phases).toEqual([[0, 3, 0, 0, 0]]);
+  });
+
+  it('does not time the requests of a batch that failed as a whole', async () => {
+    const phases: Phases[] = [];
+    const place = batcher({
+      run: async () => {
+        throw new Error('lost connection');
+      },
+      onPhases: (...p) => phases.push(p),
+    });
+    await expect(place('a')).rejects.toThrow('lost connection');
+    expect(phases).toEqual([]);
   });
 });

@@ -10,6 +10,31 @@
 export type Settled<Result> =
   { readonly ok: true; readonly value: Result } | { readonly ok: false; readonly error: unknown };
 
+/**
+ * When the batch now running sent its commit and had it acknowledged (`now()` readings), set by
+ * `run`: the batcher reads them to split each request's time into phases. One object per batcher,
+ * reset before each batch, since batches run one at a time.
+ */
+export interface BatchMarks {
+  commitSentMs: number;
+  commitAckMs: number;
+}
+
+/**
+ * Where one request's time went, milliseconds on `now()`: `queuedMs` from its arrival to its
+ * batch's start, of which `behindCommitMs` was spent while the batch before it was committing;
+ * `statementsMs` from the batch's start to its commit being sent; `commitMs` until the commit was
+ * acknowledged; `answerMs` from then until its answer was handed back. Plain numbers, so timing
+ * costs no allocation per request.
+ */
+export type PhasesListener = (
+  queuedMs: number,
+  statementsMs: number,
+  commitMs: number,
+  answerMs: number,
+  behindCommitMs: number,
+) => void;
+
 export interface BatcherOptions<Request, Result> {
   /** Most requests in one batch; the rest wait for the next. */
   readonly batchMax: number;
@@ -26,7 +51,7 @@ export interface BatcherOptions<Request, Result> {
    * (a deadlock, a lost connection, a bug); its requests are then run again one at a time, so the
    * one that failed it fails alone, unless `outcomeUnknown` says the batch may have been written.
    */
-  readonly run: (requests: readonly Request[]) => Promise<Settled<Result>[]>;
+  readonly run: (requests: readonly Request[], marks: BatchMarks) => Promise<Settled<Result>[]>;
   /**
    * True when the batch may have been written despite `error` (it failed in its commit): running
    * its requests again could place them twice, so they all fail with the error instead.
@@ -36,10 +61,18 @@ export interface BatcherOptions<Request, Result> {
   readonly onBatch?: (size: number) => void;
   /** Told when a failed batch falls back to one request at a time (a log line; must not throw). */
   readonly onFallback?: (size: number, error: unknown) => void;
+  /**
+   * Told each answered request's phases (metrics; must not throw). Requests of a batch that failed
+   * as a whole are not timed: their time went to the failure, not to placing them.
+   */
+  readonly onPhases?: PhasesListener;
+  /** The monotonic clock of the phases (default `performance.now`); tests pass a fake one. */
+  readonly now?: () => number;
 }
 
 interface Waiting<Request, Result> {
   readonly request: Request;
+  readonly arrivedMs: number;
   resolve(result: Result): void;
   reject(error: unknown): void;
 }
@@ -56,6 +89,11 @@ export function createBatcher<Request, Result>(
   }
   const queue: Waiting<Request, Result>[] = [];
   let draining = false;
+  const now = options.now ?? (() => performance.now());
+  const marks: BatchMarks = { commitSentMs: Number.NaN, commitAckMs: Number.NaN };
+  // The commit of the batch before the running one: a request that arrived during it waited on it.
+  let previousCommitSentMs = Number.NaN;
+  let previousCommitAckMs = Number.NaN;
 
   async function drain(): Promise<void> {
     try {
@@ -76,8 +114,14 @@ export function createBatcher<Request, Result>(
 
   async function runBatch(batch: readonly Waiting<Request, Result>[]): Promise<void> {
     let outcomes: Settled<Result>[];
+    const startedMs = now();
+    marks.commitSentMs = Number.NaN;
+    marks.commitAckMs = Number.NaN;
     try {
-      outcomes = await options.run(batch.map((w) => w.request));
+      outcomes = await options.run(
+        batch.map((w) => w.request),
+        marks,
+      );
     } catch (error) {
       if (batch.length === 1 || options.outcomeUnknown?.(error)) {
         for (const waiting of batch) waiting.reject(error);
@@ -93,11 +137,25 @@ export function createBatcher<Request, Result>(
       for (const waiting of batch) waiting.reject(error);
       return;
     }
-    batch.forEach((waiting, i) => {
+    const answeredMs = now();
+    // A run that never committed (nothing to write) sent its "commit" when it returned.
+    const sentMs = Number.isNaN(marks.commitSentMs) ? answeredMs : marks.commitSentMs;
+    const ackMs = Number.isNaN(marks.commitAckMs) ? sentMs : marks.commitAckMs;
+    for (let i = 0; i < batch.length; i++) {
+      const waiting = batch[i]!;
       const outcome = outcomes[i]!;
       if (outcome.ok) waiting.resolve(outcome.value);
       else waiting.reject(outcome.error);
-    });
+      options.onPhases?.(
+        startedMs - waiting.arrivedMs,
+        sentMs - startedMs,
+        ackMs - sentMs,
+        answeredMs - ackMs,
+        overlapMs(waiting.arrivedMs, startedMs, previousCommitSentMs, previousCommitAckMs),
+      );
+    }
+    previousCommitSentMs = sentMs;
+    previousCommitAckMs = ackMs;
   }
 
   return (request) =>
@@ -106,11 +164,17 @@ export function createBatcher<Request, Result>(
         reject(options.queueFull?.() ?? new Error(`${queueMax} requests are already waiting`));
         return;
       }
-      queue.push({ request, resolve, reject });
+      queue.push({ request, arrivedMs: now(), resolve, reject });
       if (draining) return;
       draining = true;
       // A microtask, not a timer: callers in this same synchronous turn join the batch, and a lone
       // request starts before anything else the event loop has waiting.
       queueMicrotask(() => void drain());
     });
+}
+
+/** How much of [fromMs, toMs] fell within [startMs, endMs] (0 when they do not meet or are unknown). */
+function overlapMs(fromMs: number, toMs: number, startMs: number, endMs: number): number {
+  const overlap = Math.min(toMs, endMs) - Math.max(fromMs, startMs);
+  return overlap > 0 ? overlap : 0;
 }
