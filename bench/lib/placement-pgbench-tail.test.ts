@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PLACEMENT_LIMITS, stepPasses } from './placement-ladder';
-import { describePgbenchStep, summarisePgbenchLog } from './placement-pgbench-tail';
+import {
+  describePgbenchStep,
+  runPgbenchTailLadder,
+  summarisePgbenchLog,
+  type PgbenchRateOptions,
+} from './placement-pgbench-tail';
 
 /** A log line as pgbench 15 writes it with `-R`: `time` and `schedule_lag` in microseconds. */
 const line = (client: number, tx: number, time: number | string, lagUs: number) =>
@@ -52,5 +57,34 @@ describe('summarisePgbenchLog', () => {
     expect(empty.errorPct).toBe(100);
     expect(stepPasses(empty, PLACEMENT_LIMITS)).toBe(false);
     expect(() => summarisePgbenchLog(line(0, 1, 'oops', 0), STEP)).toThrow(/not understood/);
+  });
+});
+
+describe('runPgbenchTailLadder', () => {
+  it("climbs with the headline's plan and rule and reports the best passing step's achieved rate", async () => {
+    const asked: PgbenchRateOptions[] = [];
+    // A server that runs every scheduled transaction, in 5 ms up to 200/s and in 30 ms beyond.
+    const runStep = async (options: PgbenchRateOptions) => {
+      asked.push(options);
+      const log = Array.from({ length: options.ratePerSec * options.durationSec }, (_, i) =>
+        line(0, i, options.ratePerSec <= 200 ? 5_000 : 30_000, 0),
+      ).join('\n');
+      return { ...summarisePgbenchLog(log, { ...options, targetRatePerSec: options.ratePerSec }) };
+    };
+    const tail = await runPgbenchTailLadder({
+      pgbench: 'pgbench',
+      url: 'postgres://x',
+      clients: 8,
+      threads: 2,
+      durationSec: 8,
+      plan: { startRatePerSec: 50, factor: 1.5, maxRatePerSec: 12_800, refine: true },
+      limits: PLACEMENT_LIMITS,
+      log: () => undefined,
+      runStep,
+    });
+    expect(asked.map((o) => o.ratePerSec)).toEqual([50, 75, 113, 170, 255, 208]);
+    expect(asked.every((o) => o.lateMs === 20 && o.clients === 8 && o.durationSec === 8)).toBe(true);
+    expect(tail.steps.map((s) => s.pass)).toEqual([true, true, true, true, false, false]);
+    expect(tail.headlinePerSec).toBe(170);
   });
 });

@@ -171,8 +171,11 @@ export async function runPgbenchTailLadder(
     readonly plan: LadderPlan;
     readonly limits: LadderLimits;
     readonly log: (message: string) => void;
+    /** Runs one step; pgbench itself unless a test stands in for it. */
+    readonly runStep?: (options: PgbenchRateOptions) => Promise<PgbenchRateStep>;
   },
 ): Promise<PgbenchTail> {
+  const runStep = options.runStep ?? runPgbenchAtRate;
   const steps: (PgbenchRateStep & { pass: boolean })[] = [];
   for (;;) {
     const rate = nextStepRate(
@@ -180,7 +183,7 @@ export async function runPgbenchTailLadder(
       options.plan,
     );
     if (rate === undefined) break;
-    const step = await runPgbenchAtRate({ ...options, ratePerSec: rate, lateMs: options.limits.p99MsMax });
+    const step = await runStep({ ...options, ratePerSec: rate, lateMs: options.limits.p99MsMax });
     const pass = stepPasses(step, options.limits);
     steps.push({ ...step, pass });
     options.log(`pgbench ${pass ? 'pass' : 'FAIL'} ${describePgbenchStep(step)}`);
