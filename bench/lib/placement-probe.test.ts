@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processReadingBetween } from './placement-probe';
+import { describeJobsAndSlow, processReadingBetween } from './placement-probe';
 import {
   cpuPerPlacement,
   describeCpu,
@@ -96,7 +96,54 @@ describe('processReadingBetween', () => {
     expect(describeIdle(idle)).toBe('idle for 2.0 s: platform 10%, PostgreSQL 5% of a core');
     expect(describeStalls(probe)).toBe(
       'platform: loop p99 12.0 ms max 41.0 ms, GC 55.0 ms (minor 20, major 35; longest 30.0 ms), ' +
-        'pool waits mean 2.00 ms, 19 over 5 ms, server-side over 25 ms 5.00%',
+        'pool waits mean 2.00 ms, 19 over 5 ms, server-side over 25 ms 5.00%' +
+        '; no job ran; no placement over 20 ms in the order service',
+    );
+  });
+});
+
+describe('jobs and slow placements in the window', () => {
+  const start = parsePromText(`
+updown_job_runs_total{job="tick retention"} 3
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.002"} 3
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.05"} 3
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="+Inf"} 3
+updown_job_connection_hold_seconds_sum{job="tick retention"} 0.3
+updown_job_runs_total{job="pairs poll"} 10
+updown_placement_slow_total 5
+updown_placement_slow_phase_seconds_total{phase="queued"} 0.1
+updown_placement_slow_phase_seconds_total{phase="commit"} 0.05
+`);
+  const end = parsePromText(`
+updown_job_runs_total{job="tick retention"} 5
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.002"} 4
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.05"} 5
+updown_job_loop_hold_seconds_bucket{job="tick retention",le="+Inf"} 5
+updown_job_loop_hold_max_seconds{job="tick retention"} 0.031
+updown_job_connection_hold_seconds_sum{job="tick retention"} 0.5
+updown_job_runs_total{job="pairs poll"} 10
+updown_placement_slow_total 9
+updown_placement_slow_phase_seconds_total{phase="queued"} 0.18
+updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
+`);
+  const reading = processReadingBetween({ cpuSeconds: 0, metrics: start }, { cpuSeconds: 1, metrics: end });
+
+  it("reads each job's runs, longest hold, p99 bucket and connection hold over the window, leaving out jobs that did not run", () => {
+    expect(Object.keys(reading.jobs)).toEqual(['tick retention']);
+    const job = reading.jobs['tick retention']!;
+    expect(job.runs).toBe(2);
+    expect(job.loopHoldMaxMs).toBeCloseTo(31, 9);
+    // One of the window's two runs was over 2 ms: its p99 lies in the 50 ms bucket.
+    expect(job.loopHoldP99Ms).toBe(50);
+    expect(job.connectionHoldMs).toBeCloseTo(200, 9);
+  });
+
+  it("averages the window's slow placements' phases", () => {
+    expect(reading.slowPlacements.count).toBe(4);
+    expect(reading.slowPlacements.meanPhaseMs.queued).toBeCloseTo(20, 9);
+    expect(reading.slowPlacements.meanPhaseMs.commit).toBeCloseTo(5, 9);
+    expect(describeJobsAndSlow(reading)).toBe(
+      '; jobs: tick retention 2× hold max 31 p99≤50 ms conn 200 ms; 4 slow placements (>20 ms in the order service), mean ms: queued 20, commit 5.0',
     );
   });
 });

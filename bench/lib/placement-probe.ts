@@ -48,6 +48,25 @@ export interface ProcessReading {
   /** Placements this process answered, and how many took the server over 25 ms (arrival to last byte). */
   readonly placementsServed: number;
   readonly placementsServedOver25ms: number;
+  /** The periodic jobs that ran in the window, by name (`updown_job_*`). */
+  readonly jobs: Readonly<Record<string, JobReading>>;
+  /** The placements the order service took over 20 ms on, and their average phases. */
+  readonly slowPlacements: SlowPlacements;
+}
+
+export interface JobReading {
+  readonly runs: number;
+  /** The longest stretch one run held the event loop (the windowed gauge), and the runs' p99 (histogram bucket bound). */
+  readonly loopHoldMaxMs: number;
+  readonly loopHoldP99Ms: number;
+  /** Pool connections held by the window's runs, summed. */
+  readonly connectionHoldMs: number;
+}
+
+export interface SlowPlacements {
+  readonly count: number;
+  /** Average per slow placement, by phase (`queued_behind_commit` is part of `queued`). */
+  readonly meanPhaseMs: Readonly<Record<string, number>>;
 }
 
 export interface ProbeReading {
@@ -94,7 +113,18 @@ export function processReadingBetween(
   const place = { route: PLACE_ROUTE, method: 'POST' };
   const served = delta('updown_http_request_duration_seconds_count', place);
   const servedWithin25ms = delta('updown_http_request_duration_seconds_bucket', { ...place, le: '0.025' });
+  const slowCount = delta('updown_placement_slow_total');
+  const slowPhaseEnd = promByLabel(end.metrics, 'updown_placement_slow_phase_seconds_total', 'phase');
+  const slowPhaseStart = promByLabel(start.metrics, 'updown_placement_slow_phase_seconds_total', 'phase');
+  const meanPhaseMs: Record<string, number> = {};
+  if (slowCount > 0) {
+    for (const [phase, seconds] of Object.entries(slowPhaseEnd)) {
+      meanPhaseMs[phase] = ((seconds - (slowPhaseStart[phase] ?? 0)) * 1000) / slowCount;
+    }
+  }
   return {
+    jobs: jobsBetween(start.metrics, end.metrics),
+    slowPlacements: { count: slowCount, meanPhaseMs },
     cpuSeconds: end.cpuSeconds - start.cpuSeconds,
     loopP99Ms: promSum(end.metrics, 'updown_event_loop_delay_seconds', { quantile: '0.99' }) * 1000,
     loopMaxMs: promSum(end.metrics, 'updown_event_loop_delay_seconds', { quantile: '1' }) * 1000,
@@ -108,6 +138,77 @@ export function processReadingBetween(
     placementsServed: served,
     placementsServedOver25ms: served - servedWithin25ms,
   };
+}
+
+/** Each job's runs in the window, from the difference of two scrapes (the max from the second). */
+export function jobsBetween(
+  start: readonly PromSample[],
+  end: readonly PromSample[],
+): Record<string, JobReading> {
+  const runsEnd = promByLabel(end, 'updown_job_runs_total', 'job');
+  const runsStart = promByLabel(start, 'updown_job_runs_total', 'job');
+  const jobs: Record<string, JobReading> = {};
+  for (const [job, total] of Object.entries(runsEnd)) {
+    const runs = total - (runsStart[job] ?? 0);
+    if (runs <= 0) continue;
+    const labels = { job };
+    const held = (name: string) => promSum(end, name, labels) - promSum(start, name, labels);
+    jobs[job] = {
+      runs,
+      loopHoldMaxMs: promSum(end, 'updown_job_loop_hold_max_seconds', labels) * 1000,
+      loopHoldP99Ms: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 0.99),
+      connectionHoldMs: held('updown_job_connection_hold_seconds_sum') * 1000,
+    };
+  }
+  return jobs;
+}
+
+/** The upper bound of the histogram bucket holding the window's `q` quantile (Infinity past the last). */
+function quantileBoundMs(
+  start: readonly PromSample[],
+  end: readonly PromSample[],
+  name: string,
+  job: string,
+  q: number,
+): number {
+  const counts = new Map<number, number>();
+  for (const [samples, sign] of [
+    [end, 1],
+    [start, -1],
+  ] as const) {
+    for (const sample of samples) {
+      if (sample.name !== `${name}_bucket` || sample.labels.job !== job) continue;
+      const le = sample.labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(sample.labels.le);
+      counts.set(le, (counts.get(le) ?? 0) + sign * sample.value);
+    }
+  }
+  const bounds = [...counts.keys()].sort((a, b) => a - b);
+  const total = counts.get(Number.POSITIVE_INFINITY) ?? 0;
+  if (total <= 0) return 0;
+  for (const le of bounds) if (counts.get(le)! >= q * total) return le * 1000;
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The jobs of one process that ran in the window (runs, longest and p99 loop hold, connection
+ * hold) and the average phases of its slow placements, for the `where` line.
+ */
+export function describeJobsAndSlow(p: ProcessReading): string {
+  const round = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 1 : 0) : 'inf');
+  const jobs = Object.entries(p.jobs)
+    .sort(([, a], [, b]) => b.loopHoldMaxMs - a.loopHoldMaxMs)
+    .map(
+      ([job, j]) =>
+        `${job} ${j.runs}× hold max ${round(j.loopHoldMaxMs)} p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
+    );
+  const phases = Object.entries(p.slowPlacements.meanPhaseMs)
+    .map(([phase, ms]) => `${phase} ${round(ms)}`)
+    .join(', ');
+  const slow =
+    p.slowPlacements.count > 0
+      ? `; ${p.slowPlacements.count} slow placements (>20 ms in the order service), mean ms: ${phases}`
+      : '; no placement over 20 ms in the order service';
+  return `${jobs.length > 0 ? `; jobs: ${jobs.join(', ')}` : '; no job ran'}${slow}`;
 }
 
 export class LoadProbe {

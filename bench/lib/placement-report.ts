@@ -1,7 +1,7 @@
 import type { StepResult } from './open-model-load';
 import { describeActivity, describeCounters } from './pg-activity';
 import type { CapacityStep } from './placement-capacity';
-import type { ProbeReading } from './placement-probe';
+import { describeJobsAndSlow, type ProbeReading } from './placement-probe';
 
 /**
  * How the placement benchmark writes its steps: one line per step with its latencies and, from
@@ -132,7 +132,8 @@ export function describeStalls(reading: ProbeReading): string {
     return (
       `${name}: loop p99 ${fixed(p.loopP99Ms)} ms max ${fixed(p.loopMaxMs)} ms, ` +
       `GC ${fixed(p.gcPauseMs)} ms (${kinds ? `${kinds}; ` : ''}longest ${fixed(p.gcPauseMaxMs)} ms), ` +
-      `pool waits mean ${fixed(p.poolWaitMeanMs, 2)} ms, ${p.poolWaitsOver5ms} over 5 ms${served}`
+      `pool waits mean ${fixed(p.poolWaitMeanMs, 2)} ms, ${p.poolWaitsOver5ms} over 5 ms${served}` +
+      describeJobsAndSlow(p)
     );
   });
   const activity = reading.activity ? `; PostgreSQL ${describeActivity(reading.activity)}` : '';
