@@ -11,7 +11,13 @@ export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { repeatEvery, type RepeatOptions, type Repeating } from './repeat';
 export { meterJob, onJobRun, type JobRun } from './job-meter';
 export { createDb, withDefaultUser, type DbHandle } from './db/pool';
-export { executePrepared, PREPARED_TEXTS_MAX } from './db/prepared';
+export {
+  allColumns,
+  executePrepared,
+  preparedStatement,
+  PREPARED_TEXTS_MAX,
+  selectList,
+} from './db/prepared';
 export type { Database, NullableTimestamp, OutboxTable, Timestamp } from './db/schema';
 export { offlineDb, type OfflineDbOptions } from './db/offline';
 export { openDatabase, type ResolvedDatabase } from './db/database';

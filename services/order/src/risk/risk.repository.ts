@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { executePrepared, type Database } from '@updown/runtime';
+import { allColumns, preparedStatement, selectList, type Database } from '@updown/runtime';
 import { lockBooks } from '@updown/wallet';
 import type { RiskPairsTable } from '../db/tables';
 import {
@@ -21,6 +21,61 @@ import {
  */
 
 export type RiskPairRow = Selectable<RiskPairsTable>;
+
+/** Every column of `risk_pairs`, named, for the placement's prepared statements (`trades.repository.ts`). */
+const RISK_PAIR_COLUMNS = allColumns<RiskPairRow>()([
+  'pair',
+  'exposure_cap_up_cents',
+  'exposure_cap_down_cents',
+  'skew_max_pct',
+  'skew_full_at_cents',
+  'loss_limit_cents',
+  'loss_window_min',
+  'up_open_trades',
+  'up_stake_cents',
+  'up_profit_cents',
+  'down_open_trades',
+  'down_stake_cents',
+  'down_profit_cents',
+  'suspended_at_ms',
+  'suspended_reason',
+  'resumed_at_ms',
+]);
+
+const selectBooksForUpdate = preparedStatement<RiskPairRow, [pairs: string[]]>(`
+  select ${selectList(RISK_PAIR_COLUMNS)} from risk_pairs where pair = any($1::text[]) order by pair for update`);
+
+const insertMissingBooks = preparedStatement<never, [pairs: string[]]>(`
+  insert into risk_pairs (pair) select unnest($1::text[]) on conflict (pair) do nothing`);
+
+/**
+ * Taking out never goes below zero: a book that drifted from its trades (only trades written
+ * around placement can do that; `bookDrift` finds it, `recountBooks` mends it) must not stop
+ * settlement from paying them.
+ */
+const addToBooks = preparedStatement<
+  RiskPairRow,
+  [
+    pairs: string[],
+    upN: number[],
+    upStake: number[],
+    upProfit: number[],
+    downN: number[],
+    downStake: number[],
+    downProfit: number[],
+  ]
+>(`
+  update risk_pairs r
+  set up_open_trades = greatest(0, r.up_open_trades + d.up_n),
+      up_stake_cents = greatest(0, r.up_stake_cents + d.up_stake),
+      up_profit_cents = greatest(0, r.up_profit_cents + d.up_profit),
+      down_open_trades = greatest(0, r.down_open_trades + d.down_n),
+      down_stake_cents = greatest(0, r.down_stake_cents + d.down_stake),
+      down_profit_cents = greatest(0, r.down_profit_cents + d.down_profit)
+  from unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[])
+    as d (pair, up_n, up_stake, up_profit, down_n, down_stake, down_profit)
+  where r.pair = d.pair
+  returning ${selectList(RISK_PAIR_COLUMNS, 'r')}`);
 
 export function settingsOf(row: RiskPairRow): PairRiskSettings {
   return {
@@ -71,19 +126,10 @@ export async function lockPairRisks(
   const wanted = [...new Set(pairs)].sort();
   return lockBooks(trx, async () => {
     if (wanted.length === 0) return new Map();
-    const select = () =>
-      executePrepared(
-        trx,
-        sql<RiskPairRow>`select * from risk_pairs where pair = any(${wanted}::text[]) order by pair for update`.compile(
-          trx,
-        ),
-      );
-    let { rows } = await select();
+    let { rows } = await selectBooksForUpdate(trx, wanted);
     if (rows.length < wanted.length) {
-      await sql`insert into risk_pairs (pair) select unnest(${wanted}::text[]) on conflict (pair) do nothing`.execute(
-        trx,
-      );
-      ({ rows } = await select());
+      await insertMissingBooks(trx, wanted);
+      ({ rows } = await selectBooksForUpdate(trx, wanted));
     }
     return new Map(rows.map((row) => [row.pair, row]));
   });
@@ -130,24 +176,16 @@ export async function changeBooks(
   const sums = sumByPair(trades);
   if (sums.length === 0) return [];
   const col = (pick: (s: (typeof sums)[number][1]) => number) => sums.map(([, s]) => sign * pick(s));
-  // Taking out never goes below zero: a book that drifted from its trades (only trades written
-  // around placement can do that; `bookDrift` finds it, `recountBooks` mends it) must not stop
-  // settlement from paying them.
-  const { rows } = await sql<RiskPairRow>`
-    update risk_pairs r
-    set up_open_trades = greatest(0, r.up_open_trades + d.up_n),
-        up_stake_cents = greatest(0, r.up_stake_cents + d.up_stake),
-        up_profit_cents = greatest(0, r.up_profit_cents + d.up_profit),
-        down_open_trades = greatest(0, r.down_open_trades + d.down_n),
-        down_stake_cents = greatest(0, r.down_stake_cents + d.down_stake),
-        down_profit_cents = greatest(0, r.down_profit_cents + d.down_profit)
-    from unnest(
-      ${sums.map(([pair]) => pair)}::text[],
-      ${col((s) => s.upN)}::int[], ${col((s) => s.upStake)}::bigint[], ${col((s) => s.upProfit)}::bigint[],
-      ${col((s) => s.downN)}::int[], ${col((s) => s.downStake)}::bigint[], ${col((s) => s.downProfit)}::bigint[]
-    ) as d (pair, up_n, up_stake, up_profit, down_n, down_stake, down_profit)
-    where r.pair = d.pair
-    returning r.*`.execute(trx);
+  const { rows } = await addToBooks(
+    trx,
+    sums.map(([pair]) => pair),
+    col((s) => s.upN),
+    col((s) => s.upStake),
+    col((s) => s.upProfit),
+    col((s) => s.downN),
+    col((s) => s.downStake),
+    col((s) => s.downProfit),
+  );
   return rows;
 }
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { executePrepared, type Database } from '@updown/runtime';
+import { allColumns, executePrepared, preparedStatement, selectList, type Database } from '@updown/runtime';
 import { pairTermsColumns } from '@updown/price-ingest';
 import { stakeTermsColumns } from '@updown/wallet';
 import type { TraderRisk } from '../risk/risk.domain';
@@ -8,6 +8,82 @@ import type { AcceptedTrade } from './place-trade.domain';
 /** Plain data-access functions for placement; each takes the database or a transaction first. */
 
 export type TradeRow = Selectable<Database['trades']>;
+
+/**
+ * Every column of `trades`, named: the placement's statements are prepared, and a prepared
+ * statement whose result type changed (a migration adding a column under `t.*`) fails to run.
+ */
+const TRADE_COLUMNS = allColumns<TradeRow>()([
+  'id',
+  'user_id',
+  'pair',
+  'direction',
+  'account_type',
+  'amount_cents',
+  'stake_cash_cents',
+  'stake_bonus_cents',
+  'payout_pct',
+  'duration_sec',
+  'entry_price',
+  'entry_at_ms',
+  'entry_tick_id',
+  'accepted_at_ms',
+  'expiry_at_ms',
+  'status',
+  'exit_price',
+  'exit_at_ms',
+  'exit_tick_id',
+  'pnl_cents',
+  'turnover_cents',
+  'settled_at_ms',
+  'void_reason',
+  'reference_check',
+  'settled_xact_id',
+  'settled_seq',
+  'opened_xact_id',
+  'opened_seq',
+  'idempotency_key',
+  'created_at',
+]);
+
+const findByKeys = preparedStatement<
+  TradeRow & { found_by_user_id: string },
+  [userIds: string[], idempotencyKeys: string[]]
+>(`
+  select k.user_id as found_by_user_id, ${selectList(TRADE_COLUMNS, 't')}
+  from unnest($1::text[], $2::text[]) as k (user_id, idempotency_key)
+  join trades t on t.user_id = k.user_id::uuid and t.idempotency_key = k.idempotency_key`);
+
+const insertRows = preparedStatement<
+  TradeRow,
+  [
+    ids: string[],
+    userIds: string[],
+    pairs: string[],
+    directions: string[],
+    accountTypes: string[],
+    amountCents: number[],
+    stakeCashCents: number[],
+    stakeBonusCents: number[],
+    payoutPcts: number[],
+    durationSecs: number[],
+    entryPrices: number[],
+    entryAtMs: number[],
+    entryTickIds: (number | null)[],
+    acceptedAtMs: number[],
+    expiryAtMs: number[],
+    idempotencyKeys: (string | null)[],
+    createdAt: string[],
+  ]
+>(`
+  insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
+                      stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms,
+                      entry_tick_id, accepted_at_ms, expiry_at_ms, idempotency_key, created_at)
+  select * from unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::bigint[],
+                       $7::bigint[], $8::bigint[], $9::numeric[], $10::integer[],
+                       $11::double precision[], $12::bigint[], $13::bigint[], $14::bigint[],
+                       $15::bigint[], $16::text[], $17::timestamptz[])
+  returning ${selectList(TRADE_COLUMNS)}`);
 
 export interface KeyedPlacement {
   readonly userId: string;
@@ -25,11 +101,11 @@ export async function findTradesByIdempotencyKeys(
   keys: readonly KeyedPlacement[],
 ): Promise<{ key: KeyedPlacement; trade: TradeRow }[]> {
   if (keys.length === 0) return [];
-  const { rows } = await sql<TradeRow & { found_by_user_id: string }>`
-    select k.user_id as found_by_user_id, t.*
-    from unnest(${keys.map((k) => k.userId)}::text[], ${keys.map((k) => k.idempotencyKey)}::text[])
-      as k (user_id, idempotency_key)
-    join trades t on t.user_id = k.user_id::uuid and t.idempotency_key = k.idempotency_key`.execute(db);
+  const { rows } = await findByKeys(
+    db,
+    keys.map((k) => k.userId),
+    keys.map((k) => k.idempotencyKey),
+  );
   return rows.map(({ found_by_user_id: userId, ...trade }) => ({
     key: { userId, idempotencyKey: trade.idempotency_key! },
     trade,
@@ -139,30 +215,26 @@ export async function insertTrades(
 ): Promise<TradeRow[]> {
   if (rows.length === 0) return [];
   const column = <T>(pick: (row: NewTrade) => T): T[] => rows.map(pick);
-  const { rows: inserted } = await sql<TradeRow>`
-    insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
-                        stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms,
-                        entry_tick_id, accepted_at_ms, expiry_at_ms, idempotency_key, created_at)
-    select * from unnest(
-      ${column((r) => r.id)}::uuid[],
-      ${column((r) => r.userId)}::uuid[],
-      ${column((r) => r.trade.pair)}::text[],
-      ${column((r) => r.trade.direction)}::text[],
-      ${column((r) => r.trade.accountType)}::text[],
-      ${column((r) => r.trade.amountCents)}::bigint[],
-      ${column((r) => r.trade.stakeFromCashCents)}::bigint[],
-      ${column((r) => r.trade.stakeFromBonusCents)}::bigint[],
-      ${column((r) => r.trade.payoutPct)}::numeric[],
-      ${column((r) => r.trade.durationSec)}::integer[],
-      ${column((r) => r.trade.entryPrice)}::double precision[],
-      ${column((r) => r.trade.entryAtMs)}::bigint[],
-      ${column((r) => r.trade.entryTickId)}::bigint[],
-      ${column((r) => r.trade.acceptedAtMs)}::bigint[],
-      ${column((r) => r.trade.expiryAtMs)}::bigint[],
-      ${column((r) => r.idempotencyKey)}::text[],
-      ${column((r) => new Date(r.trade.acceptedAtMs).toISOString())}::timestamptz[]
-    )
-    returning *`.execute(trx);
+  const { rows: inserted } = await insertRows(
+    trx,
+    column((r) => r.id),
+    column((r) => r.userId),
+    column((r) => r.trade.pair),
+    column((r) => r.trade.direction),
+    column((r) => r.trade.accountType),
+    column((r) => r.trade.amountCents),
+    column((r) => r.trade.stakeFromCashCents),
+    column((r) => r.trade.stakeFromBonusCents),
+    column((r) => r.trade.payoutPct),
+    column((r) => r.trade.durationSec),
+    column((r) => r.trade.entryPrice),
+    column((r) => r.trade.entryAtMs),
+    column((r) => r.trade.entryTickId),
+    column((r) => r.trade.acceptedAtMs),
+    column((r) => r.trade.expiryAtMs),
+    column((r) => r.idempotencyKey),
+    column((r) => new Date(r.trade.acceptedAtMs).toISOString()),
+  );
   const byId = new Map(inserted.map((row) => [row.id, row]));
   return rows.map((row) => {
     const trade = byId.get(row.id);

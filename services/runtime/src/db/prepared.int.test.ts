@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database';
-import { executePrepared, PREPARED_TEXTS_MAX } from './prepared';
+import { allColumns, executePrepared, preparedStatement, PREPARED_TEXTS_MAX, selectList } from './prepared';
 
 let database: TestDatabase;
 
@@ -47,6 +47,20 @@ describe('executePrepared', () => {
     });
     expect(rows).toEqual([{ n: 42 }]);
     expect(await preparedStatements()).toContain('select $1::int + 1 as n');
+  });
+
+  it('runs a fixed text with the values of each call, prepared once', async () => {
+    const columns = allColumns<{ symbol: string; payout_pct: number }>()(['symbol', 'payout_pct']);
+    // @ts-expect-error a list that leaves out a column of its row type does not compile
+    allColumns<{ symbol: string; payout_pct: number }>()(['symbol']);
+    const text = `select ${selectList(columns, 'p')} from market_pairs p where p.symbol = any($1::text[]) order by 1`;
+    const pairs = preparedStatement<{ symbol: string; payout_pct: number }, [symbols: string[]]>(text);
+    expect((await pairs(database.db, ['EURUSD'])).rows.map((r) => r.symbol)).toEqual(['EURUSD']);
+    expect((await pairs(database.db, ['BTCUSDT', 'EURUSD'])).rows.map((r) => r.symbol)).toEqual([
+      'BTCUSDT',
+      'EURUSD',
+    ]);
+    expect((await preparedStatements()).filter((statement) => statement === text)).toHaveLength(1);
   });
 
   it('leaves every other statement unnamed', async () => {

@@ -1,4 +1,4 @@
-import type { CompiledQuery, Compilable, Kysely, QueryResult, Transaction } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -41,4 +41,36 @@ export function executePrepared<R>(
     names.set(compiled.sql, `updown_prepared_${names.size + 1}`);
   }
   return db.executeQuery(compiled);
+}
+
+/**
+ * A statement of a hot path with its text fixed once, at module level, and only its values bound
+ * per call: no builder runs per request (no per-request compile or allocation of the text), and
+ * the text is the same on every call by construction, so it is prepared once per connection.
+ * `Params` names the values in their `$n` order.
+ */
+export function preparedStatement<R, Params extends readonly unknown[]>(
+  text: string,
+): (db: Kysely<Database> | Transaction<Database>, ...params: Params) => Promise<QueryResult<R>> {
+  return (db, ...params) => executePrepared(db, CompiledQuery.raw(text, [...params]) as CompiledQuery<R>);
+}
+
+/**
+ * The columns of a prepared statement's select or `returning` list: every column of `Row`, by name
+ * (never `*`, see above). The list must name every key of `Row`: when a migration adds a column
+ * and the table's type gains it, the caller fails to compile until its list names the column too,
+ * so a statement cannot silently return less than its type says.
+ */
+export function allColumns<Row>() {
+  return <const Columns extends readonly (keyof Row & string)[]>(
+    columns: Columns &
+      ([Exclude<keyof Row, Columns[number]>] extends [never]
+        ? unknown
+        : { readonly missingColumns: Exclude<keyof Row, Columns[number]> }),
+  ): Columns => columns;
+}
+
+/** `a.x, a.y, …` for a statement's text. */
+export function selectList(columns: readonly string[], alias?: string): string {
+  return columns.map((column) => (alias === undefined ? column : `${alias}.${column}`)).join(', ');
 }

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import { executePrepared, type Database } from '@updown/runtime';
+import { preparedStatement, type Database } from '@updown/runtime';
 import {
   canonicalTransfer,
   resolveTransfer,
@@ -29,6 +29,60 @@ export interface TransferResult {
 const PG_CHECK_VIOLATION = '23514';
 const PG_NOT_NULL_VIOLATION = '23502';
 
+interface TransferRow {
+  entry_id: number;
+  code: string | null;
+  amount: number;
+  balance_after: number;
+}
+
+/**
+ * `transfer`'s statement. The entry goes in first (the lock waits for the `exists` on it), so a
+ * transfer that holds no account yet waits on a concurrent twin's key before it locks anything,
+ * as it did when these were two statements; a replay locks nothing and moves nothing.
+ */
+const postTransfer = preparedStatement<
+  TransferRow,
+  [
+    kind: string,
+    idempotencyKey: string,
+    requestHash: string,
+    ref: string | null,
+    occurredAt: Date | null,
+    codes: string[],
+    amounts: number[],
+  ]
+>(`
+  with entry as (
+    insert into ledger_entries (kind, idempotency_key, request_hash, ref, created_at)
+    values ($1, $2, $3, $4::jsonb, coalesce($5::timestamptz, now()))
+    on conflict (idempotency_key) do nothing
+    returning id
+  ),
+  input (code, amount) as (
+    select * from unnest($6::text[], $7::bigint[])
+  ),
+  locked as materialized (
+    select id from ledger_accounts
+    where code = any($6::text[]) and exists (select 1 from entry)
+    order by id for update
+  ),
+  updated as (
+    update ledger_accounts a set balance = a.balance + i.amount
+    from input i
+    where a.code = i.code and a.id in (select id from locked)
+    returning a.id, a.code, a.balance, i.amount
+  ),
+  posted as (
+    insert into ledger_postings (entry_id, account_id, amount, balance_after, created_at)
+    select e.id, u.id, u.amount, u.balance, coalesce($5::timestamptz, now())
+    from updated u cross join entry e
+    returning entry_id, account_id, balance_after
+  )
+  select e.id as entry_id, u.code, u.amount, p.balance_after
+  from entry e left join (posted p join updated u on u.id = p.account_id) on true
+  order by u.code`);
+
 /**
  * Moves money: one journal entry whose postings sum to zero, written inside the caller's transaction
  * together with the business rows it belongs to. One statement, prepared (parsed and planned once
@@ -49,44 +103,18 @@ export async function transfer(
   // Otherwise this statement is the command's level-4 step, taken once it is known to post.
   const holding = heldLockLevel(trx) === 'accounts';
   if (holding) enterPostingLock(trx, codes);
-  // The entry goes in first (the lock waits for the `exists` on it), so a transfer that holds no
-  // account yet waits on a concurrent twin's key before it locks anything, as it did when these
-  // were two statements; a replay locks nothing and moves nothing.
-  const statement = sql<{ entry_id: number; code: string | null; amount: number; balance_after: number }>`
-    with entry as (
-      insert into ledger_entries (kind, idempotency_key, request_hash, ref, created_at)
-      values (${command.kind}, ${command.idempotencyKey}, ${requestHash}, ${
-        command.ref === undefined ? null : JSON.stringify(command.ref)
-      }::jsonb, coalesce(${command.occurredAt ?? null}::timestamptz, now()))
-      on conflict (idempotency_key) do nothing
-      returning id
-    ),
-    input (code, amount) as (
-      select * from unnest(${codes}::text[], ${amounts}::bigint[])
-    ),
-    locked as materialized (
-      select id from ledger_accounts
-      where code = any(${codes}::text[]) and exists (select 1 from entry)
-      order by id for update
-    ),
-    updated as (
-      update ledger_accounts a set balance = a.balance + i.amount
-      from input i
-      where a.code = i.code and a.id in (select id from locked)
-      returning a.id, a.code, a.balance, i.amount
-    ),
-    posted as (
-      insert into ledger_postings (entry_id, account_id, amount, balance_after, created_at)
-      select e.id, u.id, u.amount, u.balance, coalesce(${command.occurredAt ?? null}::timestamptz, now())
-      from updated u cross join entry e
-      returning entry_id, account_id, balance_after
-    )
-    select e.id as entry_id, u.code, u.amount, p.balance_after
-    from entry e left join (posted p join updated u on u.id = p.account_id) on true
-    order by u.code`;
-  let rows: { entry_id: number; code: string | null; amount: number; balance_after: number }[];
+  let rows: TransferRow[];
   try {
-    ({ rows } = await executePrepared(trx, statement.compile(trx)));
+    ({ rows } = await postTransfer(
+      trx,
+      command.kind,
+      command.idempotencyKey,
+      requestHash,
+      command.ref === undefined ? null : JSON.stringify(command.ref),
+      command.occurredAt ?? null,
+      codes,
+      amounts,
+    ));
   } catch (error) {
     throw translateError(error, codes);
   }
@@ -117,6 +145,109 @@ export interface BatchTransferResult {
 /** A transfer as `transferBatch` takes it: with the time it happened, when not now. */
 export type BatchCommand = TransferCommand & { readonly occurredAt?: Date };
 
+interface BatchRow {
+  id: number;
+  idempotency_key: string;
+  postings: number;
+}
+
+type BatchParams = [
+  kinds: string[],
+  idempotencyKeys: string[],
+  requestHashes: string[],
+  refs: (string | null)[],
+  occurredAt: (string | null)[],
+  codes: string[],
+  lineCommands: number[],
+  lineAccounts: number[],
+  lineAmounts: number[],
+];
+
+/**
+ * `transferBatch`'s statement. Entry ids are drawn in command order before the insert, and lines
+ * name their command and account by position: a line finds its entry by subscript, its account by
+ * an integer, never by a join on keys or codes between the statement's parts. Joined that way, the
+ * planner guessed millions of rows for a batch of 5,000 and spent longer compiling the statement
+ * (JIT) than running it.
+ */
+const POST_BATCH = `
+  with input as materialized (
+    select i.kind, i.key, i.hash, i.ref, i.at, i.ord,
+           nextval('ledger_entries_id_seq'::regclass) as id
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+      with ordinality as i (kind, key, hash, ref, at, ord)
+  ),
+  entries as (
+    insert into ledger_entries (id, kind, idempotency_key, request_hash, ref, created_at)
+    select id, kind, key, hash, ref::jsonb, coalesce(at::timestamptz, now())
+    from input order by ord
+    on conflict (idempotency_key) do nothing
+    returning id, idempotency_key
+  ),
+  entry_of as (
+    select array_agg(id order by ord) as ids,
+           array_agg(coalesce(at::timestamptz, now()) order by ord) as ats
+    from input
+  ),
+  locked as materialized (
+    select a.id, c.account
+    from unnest($6::text[]) with ordinality as c (code, account)
+    join ledger_accounts a on a.code = c.code
+    where (select count(*) from entries) >= 0
+    order by a.id for update of a
+  ),
+  lines as materialized (
+    select l.ord, l.account, l.amount, (select ids from entry_of)[l.command] as entry_id,
+           (select ats from entry_of)[l.command] as at
+    from unnest($7::int[], $8::int[], $9::bigint[]) with ordinality as l (command, account, amount, ord)
+    where (select ids from entry_of)[l.command] in (select id from entries)
+  ),
+  deltas as (select account, sum(amount) as delta from lines group by account),
+  updated as (
+    update ledger_accounts a set balance = a.balance + d.delta
+    from deltas d join locked l using (account)
+    where a.id = l.id
+    returning a.id, d.account, a.balance - d.delta as balance_before
+  ),
+  posted as (
+    insert into ledger_postings (entry_id, account_id, amount, balance_after, created_at)
+    select l.entry_id, u.id, l.amount,
+           u.balance_before + sum(l.amount) over (partition by l.account order by l.ord), l.at
+    from lines l left join updated u using (account)
+    order by l.ord
+    returning 1
+  )
+  select e.id, e.idempotency_key, (select count(*) from posted)::int as postings
+  from entries e`;
+
+/**
+ * Most transfers in a `transferBatch` call that runs as a prepared statement: a placement batch's
+ * stake holds are this size or smaller at any load the latency target holds at. PostgreSQL may
+ * settle on a generic plan for a prepared statement, costed for an array parameter of ten or so
+ * elements; at a few dozen transfers any plan is cheap, but a settlement batch of 10,000 under a
+ * plan of nested loops chosen for ten rows would be quadratic. Larger calls run the same text
+ * unnamed, planned for their own arrays each time; the prepared one is told apart by its comment.
+ */
+export const TRANSFER_BATCH_PREPARED_MAX = 64;
+
+/**
+ * The same text as a template of its `$1`…`$9` (each once, in order), so a large batch runs as a
+ * builder does, through the caller's plugins.
+ */
+const POST_BATCH_TEMPLATE = templateOf(POST_BATCH);
+
+function templateOf(text: string): TemplateStringsArray {
+  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+  if (placeholders.some((n, i) => n !== i + 1))
+    throw new Error('template parameters must be $1, $2, … once each');
+  const parts = text.split(/\$\d+/);
+  return Object.assign(parts, { raw: parts });
+}
+
+const postSmallBatch = preparedStatement<BatchRow, BatchParams>(
+  `-- at most ${TRANSFER_BATCH_PREPARED_MAX} transfers, prepared${POST_BATCH}`,
+);
+
 /**
  * Many transfers in one statement, for set-based work such as settling a batch of trades: it
  * inserts all entries (`on conflict do nothing`, so keys used before are replays that move
@@ -129,9 +260,10 @@ export type BatchCommand = TransferCommand & { readonly occurredAt?: Date };
  * (`InsufficientFunds`: nothing of the batch is written), a reused key with a different request
  * is an `IdempotencyConflict`. A thrown error leaves the caller's transaction unusable: roll back.
  *
- * Not a prepared statement: PostgreSQL would settle on a generic plan after five runs, costed for
- * the default size of an array parameter, and a plan of nested loops between the statement's parts
- * that is right for ten rows is quadratic for a settlement batch of 10,000.
+ * Prepared only up to `TRANSFER_BATCH_PREPARED_MAX` transfers (a placement batch's stake holds):
+ * PostgreSQL would settle on a generic plan after five runs, costed for the default size of an
+ * array parameter, and a plan of nested loops between the statement's parts that is right for ten
+ * rows is quadratic for a settlement batch of 10,000.
  */
 export async function transferBatch(
   trx: Transaction<Database>,
@@ -164,68 +296,23 @@ export async function transferBatch(
     });
   }
   enterPostingLock(trx, codes);
-  let rows: { id: number; idempotency_key: string; postings: number }[];
+  let rows: BatchRow[];
   try {
-    // Entry ids are drawn in command order before the insert, and lines name their command and
-    // account by position: a line finds its entry by subscript, its account by an integer, never
-    // by a join on keys or codes between the statement's parts. Joined that way, the planner
-    // guessed millions of rows for a batch of 5,000 and spent longer compiling the statement (JIT)
-    // than running it.
-    ({ rows } = await sql<{ id: number; idempotency_key: string; postings: number }>`
-      with input as materialized (
-        select i.kind, i.key, i.hash, i.ref, i.at, i.ord,
-               nextval('ledger_entries_id_seq'::regclass) as id
-        from unnest(
-          ${resolved.map((r) => r.command.kind)}::text[],
-          ${resolved.map((r) => r.command.idempotencyKey)}::text[],
-          ${resolved.map((r) => r.requestHash)}::text[],
-          ${resolved.map((r) => (r.command.ref === undefined ? null : JSON.stringify(r.command.ref)))}::text[],
-          ${resolved.map((r) => r.command.occurredAt?.toISOString() ?? null)}::text[]
-        ) with ordinality as i (kind, key, hash, ref, at, ord)
-      ),
-      entries as (
-        insert into ledger_entries (id, kind, idempotency_key, request_hash, ref, created_at)
-        select id, kind, key, hash, ref::jsonb, coalesce(at::timestamptz, now())
-        from input order by ord
-        on conflict (idempotency_key) do nothing
-        returning id, idempotency_key
-      ),
-      entry_of as (
-        select array_agg(id order by ord) as ids,
-               array_agg(coalesce(at::timestamptz, now()) order by ord) as ats
-        from input
-      ),
-      locked as materialized (
-        select a.id, c.account
-        from unnest(${codes}::text[]) with ordinality as c (code, account)
-        join ledger_accounts a on a.code = c.code
-        where (select count(*) from entries) >= 0
-        order by a.id for update of a
-      ),
-      lines as materialized (
-        select l.ord, l.account, l.amount, (select ids from entry_of)[l.command] as entry_id,
-               (select ats from entry_of)[l.command] as at
-        from unnest(${lineCommand}::int[], ${lineAccount}::int[], ${lineAmount}::bigint[])
-          with ordinality as l (command, account, amount, ord)
-        where (select ids from entry_of)[l.command] in (select id from entries)
-      ),
-      deltas as (select account, sum(amount) as delta from lines group by account),
-      updated as (
-        update ledger_accounts a set balance = a.balance + d.delta
-        from deltas d join locked l using (account)
-        where a.id = l.id
-        returning a.id, d.account, a.balance - d.delta as balance_before
-      ),
-      posted as (
-        insert into ledger_postings (entry_id, account_id, amount, balance_after, created_at)
-        select l.entry_id, u.id, l.amount,
-               u.balance_before + sum(l.amount) over (partition by l.account order by l.ord), l.at
-        from lines l left join updated u using (account)
-        order by l.ord
-        returning 1
-      )
-      select e.id, e.idempotency_key, (select count(*) from posted)::int as postings
-      from entries e`.execute(trx));
+    const params: BatchParams = [
+      resolved.map((r) => r.command.kind),
+      resolved.map((r) => r.command.idempotencyKey),
+      resolved.map((r) => r.requestHash),
+      resolved.map((r) => (r.command.ref === undefined ? null : JSON.stringify(r.command.ref))),
+      resolved.map((r) => r.command.occurredAt?.toISOString() ?? null),
+      codes,
+      lineCommand,
+      lineAccount,
+      lineAmount,
+    ];
+    ({ rows } =
+      commands.length <= TRANSFER_BATCH_PREPARED_MAX
+        ? await postSmallBatch(trx, ...params)
+        : await sql<BatchRow>(POST_BATCH_TEMPLATE, ...params).execute(trx));
   } catch (error) {
     throw translateError(error, codes.slice(0, UNKNOWN_CODES_LISTED_MAX));
   }

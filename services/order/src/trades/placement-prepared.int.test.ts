@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '@updown/runtime';
+import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
+import { openUserAccounts, transfer } from '@updown/wallet';
+import { createPlaceTrade, type PlaceTradeRequest } from './place-trade.handler';
+
+/**
+ * Every statement of a placement batch runs as a named prepared statement: parsed and planned once
+ * per connection, so a lone placement costs PostgreSQL about what a pgbench transaction does.
+ */
+
+let database: TestDatabase;
+/** The texts sent between each `begin` and its `commit`, in order, one list per transaction. */
+const transactions: string[][] = [];
+
+beforeAll(async () => {
+  // One connection: the statements recorded are the ones whose prepared forms are listed below.
+  database = await createTestDatabase({ max: 1 });
+  database.pool.on('connect', (client: pg.PoolClient) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    let open: string[] | undefined;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+      if (/^\s*begin\b/i.test(text)) transactions.push((open = []));
+      else if (/^\s*(commit|rollback)\b/i.test(text)) open = undefined;
+      else open?.push(text);
+      return query(...args);
+    };
+  });
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const NOW = Date.UTC(2026, 0, 5, 12);
+const prices = { get: () => ({ price: 97_000.5, atMs: NOW - 100 }) };
+
+async function trader(realCents: number): Promise<string> {
+  const id = randomUUID();
+  await sql`insert into users (id, email, name, password_hash)
+            values (${id}, ${`${id}@example.com`}, 'Trader', 'x')`.execute(database.db);
+  await openUserAccounts(database.db, id);
+  await database.db.transaction().execute((trx) =>
+    transfer(trx, {
+      kind: 'deposit',
+      idempotencyKey: `fund:${id}`,
+      postings: [
+        { account: { system: 'payments_clearing' }, amount: -realCents },
+        { account: { owner: id, type: 'real' }, amount: realCents },
+      ],
+    }),
+  );
+  return id;
+}
+
+function request(userId: string, key: string, more: Partial<PlaceTradeRequest> = {}): PlaceTradeRequest {
+  return {
+    userId,
+    pair: 'BTCUSDT',
+    direction: 'UP',
+    amountCents: 100,
+    durationSec: 60,
+    accountType: 'real',
+    idempotencyKey: key,
+    ...more,
+  };
+}
+
+async function preparedTexts(): Promise<Set<string>> {
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+    database.db,
+  );
+  return new Set(rows.map((row) => row.statement));
+}
+
+describe('a placement batch', () => {
+  it('sends every statement between begin and commit as a named prepared statement', async () => {
+    const [a, b] = [await trader(100_000), await trader(100_000)];
+    await sql`delete from risk_pairs`.execute(database.db);
+    transactions.length = 0;
+    const place = createPlaceTrade({ db: database.db, prices, clock: new ManualClock(NOW) });
+    // Alone (the single transfer, the books created on first use); then, while one more runs alone,
+    // a batch of two users (the batch transfer) with a key placed before among them (a replay).
+    await place(request(a, 'first'));
+    await Promise.all([
+      place(request(a, 'second', { direction: 'DOWN' })),
+      place(request(b, 'third')),
+      place(request(a, 'fourth')),
+      place(request(a, 'first')),
+    ]);
+
+    expect(transactions.length).toBeGreaterThanOrEqual(2);
+    const sent = transactions.flat();
+    // The batch's whole path ran: locks, look-ups, the books made, the stake holds, the trades.
+    for (const pattern of [
+      /from ledger_accounts where code = any/,
+      /join trades t on t\.user_id/,
+      /insert into risk_pairs \(pair\)/,
+      /for update/,
+      /insert into ledger_entries \(kind,/,
+      /insert into ledger_entries \(id, kind,/,
+      /insert into trades/,
+      /update risk_pairs/,
+    ]) {
+      expect(
+        sent.some((text) => pattern.test(text)),
+        String(pattern),
+      ).toBe(true);
+    }
+    const prepared = await preparedTexts();
+    expect(sent.filter((text) => !prepared.has(text))).toEqual([]);
+  });
+});
