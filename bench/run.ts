@@ -64,6 +64,8 @@ async function main(): Promise<number> {
       postgres: env.server.server_version ?? 'unknown',
       fsync: env.server.fsync ?? 'unknown',
       synchronous_commit: env.server.synchronous_commit ?? 'unknown',
+      jit: env.server.jit ?? 'unknown',
+      engine_jit: env.server.engine_jit ?? 'unknown',
       quick: quick ? 'yes' : 'no',
     },
     startedAt,

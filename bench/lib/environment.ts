@@ -30,7 +30,10 @@ export interface BenchDatabase extends DbHandle {
 export interface BenchEnvironment {
   /** `postgres://user:password@host:port`, no database. */
   readonly serverUrl: string;
-  /** The server's durability settings and version, for every benchmark's `setup`. */
+  /**
+   * The server's durability settings, version and `jit` default, and `engine_jit`: the `jit` the
+   * engine's own connections run with (always off; the environment refuses to open otherwise).
+   */
   readonly server: Readonly<Record<string, string>>;
   /** A fresh database migrated to the latest schema. */
   createDatabase(options?: { max?: number }): Promise<BenchDatabase>;
@@ -92,15 +95,33 @@ export async function openBenchEnvironment(log: (message: string) => void): Prom
   }
   const settings = await adminQuery<{ name: string; setting: string }>(
     serverUrl,
-    `select name, setting from pg_settings where name in ('server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level')`,
+    `select name, setting from pg_settings where name in ('server_version', 'fsync', 'synchronous_commit', 'shared_buffers', 'max_connections', 'wal_level', 'jit')`,
   );
-  const server = Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]));
   const template = `updown_bench_tpl_${process.pid}`;
   await adminQuery(serverUrl, `drop database if exists ${template}`);
   await adminQuery(serverUrl, `create database ${template}`);
   const handle = createDb(`${serverUrl}/${template}`, { max: 2 });
-  await migrateToLatest(handle.db, allMigrations);
-  await handle.close();
+  let engineJit: string;
+  try {
+    await migrateToLatest(handle.db, allMigrations);
+    engineJit = (await handle.pool.query<{ jit: string }>('show jit')).rows[0]!.jit;
+  } finally {
+    await handle.close();
+  }
+  // `jit` is the server's default (a plain connection's); `engine_jit` what the engine's own
+  // connections run with, whatever that default is.
+  const server = {
+    ...Object.fromEntries(settings.rows.map((row) => [row.name, row.setting])),
+    engine_jit: engineJit,
+  };
+  // JIT-compiling the placement's statements on every execution cost a stock server (`jit = on`)
+  // ten times its placement rate; numbers taken that way would measure the compiler.
+  if (engineJit !== 'off') {
+    await adminQuery(serverUrl, `drop database if exists ${template}`);
+    await embedded?.stop();
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    throw new Error(`the engine's connections run with jit = ${engineJit}; createDb must turn it off`);
+  }
   const created: string[] = [];
   let counter = 0;
   const newName = () => `updown_bench_${process.pid}_${++counter}`;
