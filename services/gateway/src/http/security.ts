@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { GatewayInstance } from './instance';
 
 /**
@@ -27,12 +29,55 @@ export const CONTENT_SECURITY_POLICY = {
   upgradeInsecureRequests: null,
 };
 
-export function registerSecurity(app: GatewayInstance, corsOrigins: readonly string[]): void {
-  void app.register(helmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-    // Matches frame-ancestors 'none' for browsers that only know the older header.
-    frameguard: { action: 'deny' },
+const HELMET_OPTIONS: Readonly<HelmetOptions> = {
+  contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+  // Matches frame-ancestors 'none' for browsers that only know the older header.
+  frameguard: { action: 'deny' },
+};
+
+interface SecurityHeaders {
+  readonly set: readonly (readonly [string, string])[];
+  readonly removed: readonly string[];
+}
+
+/**
+ * What helmet does to every response, read once: its headers depend on nothing in the request (no
+ * CSP nonces, no route takes other options), so running its middleware against a recording
+ * response at start-up gives every header it would set. @fastify/helmet instead builds helmet's
+ * middleware again on every request, parsing the policy each time.
+ */
+export function securityHeaders(): SecurityHeaders {
+  const set: [string, string][] = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set.push([name, String(value)]);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      removed.push(name);
+    },
+  };
+  helmet(HELMET_OPTIONS)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
   });
+  return { set, removed };
+}
+
+export function registerSecurity(app: GatewayInstance, corsOrigins: readonly string[]): void {
+  const headers = securityHeaders();
+  // Registered as a plugin, as helmet's was, so its hook keeps its place after the root's own
+  // (refusals.ts answers some requests before it with BARE_ERROR_HEADERS).
+  void app.register(
+    fp(async (instance) => {
+      instance.addHook('onRequest', (_request, reply, done) => {
+        const raw = reply.raw;
+        for (const name of headers.removed) raw.removeHeader(name);
+        for (const [name, value] of headers.set) raw.setHeader(name, value);
+        done();
+      });
+    }),
+  );
   // With no configured origins the API is same-origin only: no CORS headers are sent at all.
   void app.register(cors, {
     origin: corsOrigins.length > 0 ? [...corsOrigins] : false,
