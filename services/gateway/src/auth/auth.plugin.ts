@@ -1,5 +1,6 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyJwt from '@fastify/jwt';
+import { createVerifier, type VerifierOptions } from 'fast-jwt';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
@@ -48,6 +49,15 @@ declare module '@fastify/jwt' {
 
 export const AUTH_PLUGIN_NAME = 'updown-auth';
 const TOKEN_ISSUER = 'updown';
+/**
+ * The verifier checks `exp` and `iss` only when present: require them, so a token without an
+ * expiry (which would never expire) or without our issuer is refused.
+ */
+const VERIFY_OPTIONS = {
+  algorithms: ['HS256'],
+  allowedIss: TOKEN_ISSUER,
+  requiredClaims: ['iss', 'exp'],
+} satisfies Partial<VerifierOptions>;
 
 /** What the plugin reads of the gateway's configuration: the auth variables and two of every process's. */
 export type AuthPluginConfig = Pick<
@@ -100,11 +110,9 @@ export function createAuthPlugin(deps: AuthPluginDeps): FastifyPluginAsync {
       await app.register(fastifyJwt, {
         secret,
         sign: { algorithm: 'HS256', iss: TOKEN_ISSUER },
-        // The verifier checks `exp` and `iss` only when present: require them, so a token without
-        // an expiry (which would never expire) or without our issuer is refused.
-        verify: { algorithms: ['HS256'], allowedIss: TOKEN_ISSUER, requiredClaims: ['iss', 'exp'] },
+        verify: VERIFY_OPTIONS,
       });
-      const ctx = await authContext(deps, jwtSigner(app), secret);
+      const ctx = await authContext(deps, jwtSigner(app, secret), secret);
       await ctx.endedSessions.start();
       app.addHook('onClose', async () => ctx.endedSessions.stop());
       const hooks = createAuthHooks(ctx);
@@ -188,18 +196,33 @@ async function authContext(
 }
 
 /**
- * Tokens are checked against the injected clock (`clockTimestamp`), the same clock that stamps
- * them, so tests can move time and production has one notion of "now".
+ * Tokens are checked against the injected clock, the same clock that stamps them, so tests can
+ * move time and production has one notion of "now". One verifier, built here with the options
+ * @fastify/jwt verifies with, checks the signature, algorithm, issuer and required claims on every
+ * request (@fastify/jwt's `verify` with a per-call `clockTimestamp` builds a new verifier and key
+ * object each time); the dates are then checked against that clock by fast-jwt's own rule: valid
+ * up to and including `exp`, and from `nbf` when the token has one.
  */
-function jwtSigner(app: FastifyInstance): TokenSigner {
+function jwtSigner(app: FastifyInstance, secret: string): TokenSigner {
+  const verifySigned = createVerifier({
+    ...VERIFY_OPTIONS,
+    key: secret,
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
+  });
   return {
     sign: (claims) => app.jwt.sign(claims),
     verify(token, nowMs) {
+      let claims: { exp?: unknown; nbf?: unknown };
       try {
-        return app.jwt.verify(token, { clockTimestamp: nowMs });
+        claims = verifySigned(token) as typeof claims;
       } catch {
         return undefined;
       }
+      if (typeof claims.exp !== 'number' || nowMs > claims.exp * 1000) return undefined;
+      if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || nowMs < claims.nbf * 1000))
+        return undefined;
+      return claims;
     },
   };
 }
