@@ -42,8 +42,10 @@ const RISK_PAIR_COLUMNS = allColumns<RiskPairRow>()([
   'resumed_at_ms',
 ]);
 
+// The arrays of these statements are scalar subqueries so that PostgreSQL keeps one generic plan
+// for them whatever the batch's size, instead of planning them on every placement (`executePrepared`).
 const selectBooksForUpdate = preparedStatement<RiskPairRow, [pairs: string[]]>(`
-  select ${selectList(RISK_PAIR_COLUMNS)} from risk_pairs where pair = any($1::text[]) order by pair for update`);
+  select ${selectList(RISK_PAIR_COLUMNS)} from risk_pairs where pair = any((select $1::text[])::text[]) order by pair for update`);
 
 const insertMissingBooks = preparedStatement<never, [pairs: string[]]>(`
   insert into risk_pairs (pair) select unnest($1::text[]) on conflict (pair) do nothing`);
@@ -72,7 +74,8 @@ const addToBooks = preparedStatement<
       down_open_trades = greatest(0, r.down_open_trades + d.down_n),
       down_stake_cents = greatest(0, r.down_stake_cents + d.down_stake),
       down_profit_cents = greatest(0, r.down_profit_cents + d.down_profit)
-  from unnest($1::text[], $2::int[], $3::bigint[], $4::bigint[], $5::int[], $6::bigint[], $7::bigint[])
+  from unnest((select $1::text[]), (select $2::int[]), (select $3::bigint[]), (select $4::bigint[]),
+              (select $5::int[]), (select $6::bigint[]), (select $7::bigint[]))
     as d (pair, up_n, up_stake, up_profit, down_n, down_stake, down_profit)
   where r.pair = d.pair
   returning ${selectList(RISK_PAIR_COLUMNS, 'r')}`);

@@ -160,14 +160,15 @@ export async function loadPlacementContext(
              null::bigint as open_stake
       union all
       select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null, null, null, null, null
-      from unnest(${[...new Set(symbols)]}::text[]) as p (symbol)
+      -- The arrays as scalar subqueries: one plan for every batch size (see executePrepared).
+      from unnest((select ${[...new Set(symbols)]}::text[])) as p (symbol)
       union all
       select 'user', u.id, null, null, ${stake.activeBonusCents}, c.max_stake, c.max_trades,
              case when c.capped then (select count(*) from trades t
                where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end,
              case when c.capped then (select coalesce(sum(t.amount_cents), 0) from trades t
                where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end
-      from unnest(${[...new Set(userIds)]}::text[]) as u (id)
+      from unnest((select ${[...new Set(userIds)]}::text[])) as u (id)
       cross join lateral (
         select least(s.trader_max_open_stake_cents, l.max_open_stake_cents) as max_stake,
                least(s.trader_max_open_trades, l.max_open_trades) as max_trades,
