@@ -1,14 +1,17 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
+import { preparedStatement, type Database } from '@updown/runtime';
 import type { CandleRow } from './candles/candles.domain';
 import type { ChainedTick } from './chain/tick-chain';
+import { byteaArray, numberArray, textArray } from './db/array-literals';
 import type { Tick } from './feed/price-provider';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
  * Reads and writes of the market tables. Batches travel as arrays through `unnest`, so one
- * statement writes any number of rows with a fixed number of parameters.
+ * statement writes any number of rows with a fixed number of parameters. The feed's own writes,
+ * five a second even with no one trading, have their texts fixed here and their arrays sent as
+ * literals (db/array-literals.ts): no query is built per batch, and each connection plans them once.
  */
 
 export interface FeedPairRow {
@@ -64,13 +67,19 @@ export async function insertReferenceTicks(
   ticks: readonly ReferenceTick[],
 ): Promise<void> {
   if (ticks.length === 0) return;
-  await sql`
-    insert into market_reference_ticks (pair, at_ms, price, provider)
-    select * from unnest(${ticks.map((t) => t.pair)}::text[], ${ticks.map((t) => t.atMs)}::bigint[],
-                         ${ticks.map((t) => t.price)}::float8[], ${ticks.map((t) => t.provider)}::text[])`.execute(
+  await insertReferenceTicksStatement(
     trx,
+    textArray(ticks, (t) => t.pair),
+    numberArray(ticks, (t) => t.atMs),
+    numberArray(ticks, (t) => t.price),
+    textArray(ticks, (t) => t.provider),
   );
 }
+
+const insertReferenceTicksStatement = preparedStatement<never, [string, string, string, string]>(
+  `insert into market_reference_ticks (pair, at_ms, price, provider)
+   select * from unnest($1::text[], $2::bigint[], $3::float8[], $4::text[])`,
+);
 
 /**
  * Replaces a pair's candles over the buckets an exchange's history covers: a pair switched to an
@@ -81,11 +90,15 @@ export async function replaceCandles(
   candles: readonly CandleRow[],
 ): Promise<void> {
   if (candles.length === 0) return;
-  await sql`
-    ${insertCandlesSql(candles)}
-    on conflict (pair, timeframe_sec, bucket_start_sec) do update set
-      open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
-      volume = excluded.volume`.execute(trx);
+  await trx.executeQuery(
+    CompiledQuery.raw(
+      `${INSERT_CANDLES}
+       on conflict (pair, timeframe_sec, bucket_start_sec) do update set
+         open = excluded.open, high = excluded.high, low = excluded.low, close = excluded.close,
+         volume = excluded.volume`,
+      candleArrays(candles),
+    ),
+  );
 }
 
 /**
@@ -104,37 +117,58 @@ export async function insertTicksAndCandles(
   ticks: readonly ChainedTick[],
   candles: readonly CandleRow[],
 ): Promise<void> {
-  await sql`set local synchronous_commit = off`.execute(trx);
+  await trx.executeQuery(SYNCHRONOUS_COMMIT_OFF);
   if (ticks.length > 0) {
-    await sql`
-      insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
-      select * from unnest(${ticks.map((t) => t.pair)}::text[], ${ticks.map((t) => t.atMs)}::bigint[],
-                           ${ticks.map((t) => t.price)}::float8[], ${ticks.map((t) => t.seq)}::bigint[],
-                           ${ticks.map((t) => t.prevHash)}::bytea[], ${ticks.map((t) => t.hash)}::bytea[])`.execute(
+    await insertTicksStatement(
       trx,
+      textArray(ticks, (t) => t.pair),
+      numberArray(ticks, (t) => t.atMs),
+      numberArray(ticks, (t) => t.price),
+      numberArray(ticks, (t) => t.seq),
+      byteaArray(ticks, (t) => t.prevHash),
+      byteaArray(ticks, (t) => t.hash),
     );
   }
-  if (candles.length > 0) {
-    // Rows arrive sorted by key (see aggregateCandles), so concurrent writers lock in one order.
-    await sql`
-      ${insertCandlesSql(candles)}
-      on conflict (pair, timeframe_sec, bucket_start_sec) do update set
-        high = greatest(market_candles.high, excluded.high),
-        low = least(market_candles.low, excluded.low),
-        close = excluded.close,
-        volume = market_candles.volume + excluded.volume`.execute(trx);
-  }
+  // Rows arrive sorted by key (see aggregateCandles), so concurrent writers lock in one order.
+  if (candles.length > 0) await mergeCandlesStatement(trx, ...candleArrays(candles));
 }
 
-/** `insert into market_candles … select * from unnest(…)` of the rows, for a caller to add its conflict rule to. */
-function insertCandlesSql(candles: readonly CandleRow[]) {
-  return sql`
-    insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
-    select * from unnest(${candles.map((c) => c.pair)}::text[], ${candles.map((c) => c.timeframeSec)}::int[],
-                         ${candles.map((c) => c.bucketStartSec)}::bigint[], ${candles.map((c) => c.open)}::float8[],
-                         ${candles.map((c) => c.high)}::float8[], ${candles.map((c) => c.low)}::float8[],
-                         ${candles.map((c) => c.close)}::float8[], ${candles.map((c) => c.volume)}::int[])`;
+const SYNCHRONOUS_COMMIT_OFF = CompiledQuery.raw('set local synchronous_commit = off');
+
+const insertTicksStatement = preparedStatement<never, [string, string, string, string, string, string]>(
+  `insert into market_ticks (pair, at_ms, price, seq, prev_hash, hash)
+   select * from unnest($1::text[], $2::bigint[], $3::float8[], $4::bigint[], $5::bytea[], $6::bytea[])`,
+);
+
+type CandleArrays = [string, string, string, string, string, string, string, string];
+
+/** The candles' columns as array literals, in the order of `INSERT_CANDLES`'s parameters. */
+function candleArrays(candles: readonly CandleRow[]): CandleArrays {
+  return [
+    textArray(candles, (c) => c.pair),
+    numberArray(candles, (c) => c.timeframeSec),
+    numberArray(candles, (c) => c.bucketStartSec),
+    numberArray(candles, (c) => c.open),
+    numberArray(candles, (c) => c.high),
+    numberArray(candles, (c) => c.low),
+    numberArray(candles, (c) => c.close),
+    numberArray(candles, (c) => c.volume),
+  ];
 }
+
+/** `insert into market_candles … select * from unnest(…)` of `candleArrays`, for a caller to add its conflict rule to. */
+const INSERT_CANDLES = `insert into market_candles (pair, timeframe_sec, bucket_start_sec, open, high, low, close, volume)
+   select * from unnest($1::text[], $2::int[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[],
+                        $7::float8[], $8::int[])`;
+
+const mergeCandlesStatement = preparedStatement<never, CandleArrays>(
+  `${INSERT_CANDLES}
+   on conflict (pair, timeframe_sec, bucket_start_sec) do update set
+     high = greatest(market_candles.high, excluded.high),
+     low = least(market_candles.low, excluded.low),
+     close = excluded.close,
+     volume = market_candles.volume + excluded.volume`,
+);
 
 export async function hasCandleHistory(db: Db, pair: string): Promise<boolean> {
   const row = await db
@@ -157,7 +191,7 @@ export async function insertBackfill(
   candles: readonly CandleRow[],
 ): Promise<void> {
   if (candles.length === 0) return;
-  await insertCandlesSql(candles).execute(trx);
+  await trx.executeQuery(CompiledQuery.raw(INSERT_CANDLES, candleArrays(candles)));
 }
 
 /** The last price the pair had: its newest tick, else its newest 1m candle's close. */

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { byteaArray, numberArray, textArray } from './array-literals';
+
+describe('array literals', () => {
+  it('joins numbers as JavaScript prints them, integers and fractions alike', () => {
+    expect(numberArray([{ v: 1_732_770_000_123 }, { v: 97_000.5 }, { v: -0.25 }], (r) => r.v)).toBe(
+      '{1732770000123,97000.5,-0.25}',
+    );
+    expect(numberArray([], (r: number) => r)).toBe('{}');
+  });
+
+  it('quotes every text, escaping backslash and double quote, so none reads as NULL or splits', () => {
+    expect(textArray(['BTC/USD', 'NULL', 'a,b', 'say "hi"', 'back\\slash', ''], (s) => s)).toBe(
+      '{"BTC/USD","NULL","a,b","say \\"hi\\"","back\\\\slash",""}',
+    );
+    // The second call is answered from the cache and must be the same.
+    expect(textArray(['say "hi"'], (s) => s)).toBe('{"say \\"hi\\""}');
+  });
+
+  it('writes buffers in bytea hex form with the backslash escaped for the array parser', () => {
+    expect(byteaArray([Buffer.from([0, 255]), Buffer.alloc(0)], (b) => b)).toBe('{\\\\x00ff,\\\\x}');
+  });
+});
