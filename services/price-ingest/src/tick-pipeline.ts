@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { meterJob, type Clock, type Database, type Logger } from '@updown/runtime';
+import { createLoopSlicer, meterJob, type Clock, type Database, type Logger } from '@updown/runtime';
 import { createEvent } from '@updown/schemas';
 import { TICKS_TOPIC, type TickPublisher } from './bus-ports';
 import { aggregateCandles } from './candles/candles.domain';
@@ -272,9 +272,13 @@ export class TickPipeline implements TickSink {
       else byPair.set(tick.pair, [tick]);
     }
     const failures: { pair: string; error: unknown }[] = [];
+    // What the bus's subscribers in this process do with each tick runs in this loop's turn: the
+    // loop turns between slices, so a flush of many ticks never holds it for all of them.
+    const slicer = createLoopSlicer();
     await Promise.all(
       [...byPair].map(async ([pair, ticks]) => {
         for (const tick of ticks) {
+          if (slicer.due()) await slicer.yield();
           try {
             const spreadBps = this.spreads.get(tick.pair);
             const payload =

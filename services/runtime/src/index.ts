@@ -10,6 +10,7 @@ export { runStandalone, type StandaloneContext, type StandaloneService } from '.
 export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { repeatEvery, type RepeatOptions, type Repeating } from './repeat';
 export { meterJob, onJobRun, type JobRun } from './job-meter';
+export { createLoopSlicer, JOB_SLICE_MS, type LoopSlicer } from './loop-slicer';
 export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export {
   allColumns,

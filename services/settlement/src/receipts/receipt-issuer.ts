@@ -3,7 +3,14 @@ import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { findSettledTrades, readSettledAfter, type SettledTradeRow } from '@updown/order';
 import { pinTicks, receiptTicks, type ReceiptTicks, type StoredChainTick } from '@updown/price-ingest';
-import { moveCursor, readCursor, type Database, type SigningKey } from '@updown/runtime';
+import {
+  createLoopSlicer,
+  moveCursor,
+  readCursor,
+  type Database,
+  type LoopSlicer,
+  type SigningKey,
+} from '@updown/runtime';
 import { canonicalJson } from '@updown/verify/canonical';
 import { priceText } from '@updown/verify/chain';
 import { entryIdsByKey } from '@updown/wallet';
@@ -86,7 +93,11 @@ export async function issueReceipts(
     const issued: { trade: SettledTradeRow; receipt: Receipt; ticks: StoredChainTick[] }[] = [];
     const waiting: SettledTradeRow[] = [];
     let skipped = 0;
+    // A full batch is a thousand receipts to build and sign: the loop turns between slices of it,
+    // so placements in the same process never wait for the whole batch.
+    const slicer = createLoopSlicer();
     for (const trade of trades) {
+      if (slicer.due()) await slicer.yield();
       const found = evidence.get(evidenceKey(trade))!;
       if (found.exitUnchained || found.entry === null) {
         skipped++;
@@ -125,7 +136,7 @@ export async function issueReceipts(
       const named = [found.entry, found.exit, found.after].filter((t) => t !== null);
       issued.push({ trade, receipt, ticks: named });
     }
-    if (issued.length > 0) await insertReceipts(trx, issued, options.key);
+    if (issued.length > 0) await insertReceipts(trx, issued, options.key, slicer);
     await pinTicks(
       trx,
       issued.flatMap((i) => i.ticks.map((t) => t.id)),
@@ -196,14 +207,30 @@ function receiptEvidence(ticks: ReceiptTicks): ReceiptEvidence {
   };
 }
 
+interface ReceiptRow {
+  readonly trade_id: string;
+  readonly receipt_id: string;
+  readonly user_id: string;
+  readonly pair: string;
+  readonly body: string;
+  readonly key_id: string;
+  readonly signature: Buffer;
+  readonly entry_checkpoint: number | null;
+  readonly exit_checkpoint: number | null;
+  readonly issued_at_ms: number;
+}
+
 async function insertReceipts(
   trx: Transaction<Database>,
   issued: readonly { trade: SettledTradeRow; receipt: Receipt }[],
   key: SigningKey,
+  slicer: LoopSlicer,
 ): Promise<void> {
-  const rows = issued.map(({ trade, receipt }) => {
+  const rows: ReceiptRow[] = [];
+  for (const { trade, receipt } of issued) {
+    if (slicer.due()) await slicer.yield();
     const body = canonicalJson(receipt);
-    return {
+    rows.push({
       trade_id: trade.id,
       receipt_id: receipt.receiptId,
       user_id: trade.user_id,
@@ -214,8 +241,8 @@ async function insertReceipts(
       entry_checkpoint: receipt.checkpoints.entry?.toSeq ?? null,
       exit_checkpoint: receipt.checkpoints.exit?.toSeq ?? null,
       issued_at_ms: receipt.issuedAtMs,
-    };
-  });
+    });
+  }
   await sql`
     insert into trade_receipts (trade_id, receipt_id, user_id, pair, body, key_id, signature, entry_checkpoint,
                                 exit_checkpoint, issued_at_ms)
