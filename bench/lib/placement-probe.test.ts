@@ -120,6 +120,7 @@ updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.002"} 4
 updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.05"} 5
 updown_job_loop_hold_seconds_bucket{job="tick retention",le="+Inf"} 5
 updown_job_loop_hold_max_seconds{job="tick retention"} 0.031
+updown_job_loop_hold_cpu_max_seconds{job="tick retention"} 0.012
 updown_job_connection_hold_seconds_sum{job="tick retention"} 0.5
 updown_job_runs_total{job="pairs poll"} 10
 updown_placement_slow_total 9
@@ -133,6 +134,7 @@ updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
     const job = reading.jobs['tick retention']!;
     expect(job.runs).toBe(2);
     expect(job.loopHoldMaxMs).toBeCloseTo(31, 9);
+    expect(job.loopHoldCpuMs).toBeCloseTo(12, 9);
     // One of the window's two runs was over 2 ms: its p99 lies in the 50 ms bucket.
     expect(job.loopHoldP99Ms).toBe(50);
     expect(job.connectionHoldMs).toBeCloseTo(200, 9);
@@ -143,7 +145,7 @@ updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
     expect(reading.slowPlacements.meanPhaseMs.queued).toBeCloseTo(20, 9);
     expect(reading.slowPlacements.meanPhaseMs.commit).toBeCloseTo(5, 9);
     expect(describeJobsAndSlow(reading)).toBe(
-      '; jobs: tick retention 2× hold max 31 p99≤50 ms conn 200 ms; 4 slow placements (>20 ms in the order service), mean ms: queued 20, commit 5.0',
+      '; jobs: tick retention 2× hold max 31 (cpu 12) p99≤50 ms conn 200 ms; 4 slow placements (>20 ms in the order service), mean ms: queued 20, commit 5.0',
     );
   });
 });

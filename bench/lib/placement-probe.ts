@@ -59,6 +59,8 @@ export interface JobReading {
   /** The longest stretch one run held the event loop (the windowed gauge), and the runs' p99 (histogram bucket bound). */
   readonly loopHoldMaxMs: number;
   readonly loopHoldP99Ms: number;
+  /** The CPU time of the longest hold: its wall time less the process's waits for a core. */
+  readonly loopHoldCpuMs: number;
   /** Pool connections held by the window's runs, summed. */
   readonly connectionHoldMs: number;
 }
@@ -156,6 +158,7 @@ export function jobsBetween(
     jobs[job] = {
       runs,
       loopHoldMaxMs: promSum(end, 'updown_job_loop_hold_max_seconds', labels) * 1000,
+      loopHoldCpuMs: promSum(end, 'updown_job_loop_hold_cpu_max_seconds', labels) * 1000,
       loopHoldP99Ms: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 0.99),
       connectionHoldMs: held('updown_job_connection_hold_seconds_sum') * 1000,
     };
@@ -199,7 +202,7 @@ export function describeJobsAndSlow(p: ProcessReading): string {
     .sort(([, a], [, b]) => b.loopHoldMaxMs - a.loopHoldMaxMs)
     .map(
       ([job, j]) =>
-        `${job} ${j.runs}× hold max ${round(j.loopHoldMaxMs)} p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
+        `${job} ${j.runs}× hold max ${round(j.loopHoldMaxMs)} (cpu ${round(j.loopHoldCpuMs)}) p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
     );
   const phases = Object.entries(p.slowPlacements.meanPhaseMs)
     .map(([phase, ms]) => `${phase} ${round(ms)}`)

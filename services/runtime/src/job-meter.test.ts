@@ -31,6 +31,9 @@ describe('meterJob', () => {
     expect(runs[0]!.job).toBe('busy');
     expect(runs[0]!.loopHoldMaxMs).toBeGreaterThanOrEqual(10);
     expect(runs[0]!.syncMs).toBeGreaterThanOrEqual(10);
+    // Spinning burns CPU: the hold's CPU time is positive and never more than its wall time by much.
+    expect(runs[0]!.loopHoldCpuMs).toBeGreaterThan(0);
+    expect(runs[0]!.loopHoldCpuMs).toBeLessThanOrEqual(runs[0]!.loopHoldMaxMs + 2);
   });
 
   it('counts the synchronous start of the task, before its first await', async () => {
@@ -61,6 +64,7 @@ describe('meterJob', () => {
     });
     expect(runs[0]!.loopHoldMaxMs).toBeLessThan(2);
     expect(runs[0]!.wallMs).toBeGreaterThanOrEqual(10);
+    expect(runs[0]!.loopHoldCpuMs).toBeLessThan(2);
   });
 
   it('yielding between chunks keeps each hold to one chunk', async () => {

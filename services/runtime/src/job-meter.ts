@@ -12,6 +12,12 @@ export interface JobRun {
   readonly job: string;
   /** The longest stretch of the job's own synchronous work with no turn of the loop in between. */
   readonly loopHoldMaxMs: number;
+  /**
+   * The CPU time of that longest stretch (`process.cpuUsage`, every thread of the process): on a
+   * machine whose cores are shared, a stretch's wall time also counts the time the process waited
+   * for a core, which is not the job's doing; this is the part that is.
+   */
+  readonly loopHoldCpuMs: number;
   /** All of the run's synchronous work, summed. */
   readonly syncMs: number;
   /** Time from checkout to release of every pool connection the run took, summed. */
@@ -32,8 +38,10 @@ interface Measuring {
   /** The async resources created in the run's context, so their callbacks count as the run's. */
   readonly ids: number[];
   stretchMs: number;
+  stretchCpuMs: number;
   lastSliceEndMs: number;
   loopHoldMaxMs: number;
+  loopHoldCpuMs: number;
   syncMs: number;
   connectionHoldMs: number;
 }
@@ -45,6 +53,12 @@ let runsInProgress = 0;
 let openRun: Measuring | undefined;
 let openDepth = 0;
 let openAtMs = 0;
+let openCpuUs = 0;
+
+function cpuUs(): number {
+  const usage = process.cpuUsage();
+  return usage.user + usage.system;
+}
 
 // Enabled only while a job runs: with no job running, placements pay nothing for the hook.
 const hook = createHook({
@@ -63,6 +77,7 @@ const hook = createHook({
     if (fromLoop.has(asyncId)) run.lastSliceEndMs = Number.NEGATIVE_INFINITY;
     openRun = run;
     openAtMs = performance.now();
+    openCpuUs = cpuUs();
   },
   after(asyncId) {
     if (openDepth === 0 || !tracked.has(asyncId)) return;
@@ -76,13 +91,16 @@ function closeSlice(endMs: number): void {
   openDepth = 0;
   if (!run) return;
   const sliceMs = endMs - openAtMs;
+  const sliceCpuMs = (cpuUs() - openCpuUs) / 1000;
   run.syncMs += sliceMs;
-  run.stretchMs =
-    openAtMs - run.lastSliceEndMs <= SLICE_MERGE_GAP_MS
-      ? run.stretchMs + (endMs - run.lastSliceEndMs)
-      : sliceMs;
+  const continues = openAtMs - run.lastSliceEndMs <= SLICE_MERGE_GAP_MS;
+  run.stretchMs = continues ? run.stretchMs + (endMs - run.lastSliceEndMs) : sliceMs;
+  run.stretchCpuMs = continues ? run.stretchCpuMs + sliceCpuMs : sliceCpuMs;
   run.lastSliceEndMs = endMs;
-  if (run.stretchMs > run.loopHoldMaxMs) run.loopHoldMaxMs = run.stretchMs;
+  if (run.stretchMs > run.loopHoldMaxMs) {
+    run.loopHoldMaxMs = run.stretchMs;
+    run.loopHoldCpuMs = run.stretchCpuMs;
+  }
 }
 
 const listeners = new Set<(run: JobRun) => void>();
@@ -103,8 +121,10 @@ export function meterJob<T>(job: string, task: () => Promise<T>): Promise<T> {
     startedMs: performance.now(),
     ids: [],
     stretchMs: 0,
+    stretchCpuMs: 0,
     lastSliceEndMs: Number.NEGATIVE_INFINITY,
     loopHoldMaxMs: 0,
+    loopHoldCpuMs: 0,
     syncMs: 0,
     connectionHoldMs: 0,
   };
@@ -131,6 +151,7 @@ function finish(run: Measuring): void {
   const done: JobRun = {
     job: run.job,
     loopHoldMaxMs: run.loopHoldMaxMs,
+    loopHoldCpuMs: run.loopHoldCpuMs,
     syncMs: run.syncMs,
     connectionHoldMs: run.connectionHoldMs,
     wallMs: performance.now() - run.startedMs,
@@ -211,6 +232,18 @@ export function registerJobMetrics(registry: Registry): () => void {
       holdMax.clear();
     },
   });
+  const holdCpuMax = new Map<string, number>();
+  new Gauge({
+    name: 'updown_job_loop_hold_cpu_max_seconds',
+    help: 'CPU time of the longest hold of updown_job_loop_hold_max_seconds (its wall time less any wait for a core)',
+    labelNames: ['job'],
+    registers,
+    collect() {
+      this.reset();
+      for (const [job, seconds] of holdCpuMax) this.set({ job }, seconds);
+      holdCpuMax.clear();
+    },
+  });
   const sync = new Counter({
     name: 'updown_job_sync_seconds_total',
     help: 'Synchronous time of periodic jobs, summed over their runs',
@@ -228,7 +261,10 @@ export function registerJobMetrics(registry: Registry): () => void {
     const labels = { job: run.job };
     runs.inc(labels);
     hold.observe(labels, run.loopHoldMaxMs / 1000);
-    holdMax.set(run.job, Math.max(holdMax.get(run.job) ?? 0, run.loopHoldMaxMs / 1000));
+    if (run.loopHoldMaxMs / 1000 >= (holdMax.get(run.job) ?? 0)) {
+      holdMax.set(run.job, run.loopHoldMaxMs / 1000);
+      holdCpuMax.set(run.job, run.loopHoldCpuMs / 1000);
+    }
     sync.inc(labels, run.syncMs / 1000);
     connection.observe(labels, run.connectionHoldMs / 1000);
   });
