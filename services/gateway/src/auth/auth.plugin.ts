@@ -195,13 +195,31 @@ async function authContext(
   };
 }
 
+/** Verified tokens remembered at most; a trader sends the same access token for its whole life. */
+const VERIFIED_TOKENS_MAX = 10_000;
+
+interface DatedClaims {
+  readonly exp?: unknown;
+  readonly nbf?: unknown;
+}
+
+/** fast-jwt's own rule, against the injected clock: valid up to and including `exp`, from `nbf`. */
+function withinDates(claims: DatedClaims, nowMs: number): boolean {
+  if (typeof claims.exp !== 'number' || nowMs > claims.exp * 1000) return false;
+  return claims.nbf === undefined || (typeof claims.nbf === 'number' && nowMs >= claims.nbf * 1000);
+}
+
 /**
  * Tokens are checked against the injected clock, the same clock that stamps them, so tests can
  * move time and production has one notion of "now". One verifier, built here with the options
- * @fastify/jwt verifies with, checks the signature, algorithm, issuer and required claims on every
- * request (@fastify/jwt's `verify` with a per-call `clockTimestamp` builds a new verifier and key
- * object each time); the dates are then checked against that clock by fast-jwt's own rule: valid
- * up to and including `exp`, and from `nbf` when the token has one.
+ * @fastify/jwt verifies with, checks the signature, algorithm, issuer and required claims
+ * (@fastify/jwt's `verify` with a per-call `clockTimestamp` builds a new verifier and key object
+ * each time); the dates are checked on every call.
+ *
+ * A token whose signature checked out is remembered by its exact text, so the next request with it
+ * skips the HMAC and the decoding: the same bytes under the same key get the same verdict. Its
+ * dates are still checked on every request, and an ended session is refused by the hooks whatever
+ * this says. The oldest entry goes when the map is full.
  */
 function jwtSigner(app: FastifyInstance, secret: string): TokenSigner {
   const verifySigned = createVerifier({
@@ -210,19 +228,23 @@ function jwtSigner(app: FastifyInstance, secret: string): TokenSigner {
     ignoreExpiration: true,
     ignoreNotBefore: true,
   });
+  const verified = new Map<string, DatedClaims>();
   return {
     sign: (claims) => app.jwt.sign(claims),
     verify(token, nowMs) {
-      let claims: { exp?: unknown; nbf?: unknown };
-      try {
-        claims = verifySigned(token) as typeof claims;
-      } catch {
-        return undefined;
+      let claims = verified.get(token);
+      if (claims === undefined) {
+        try {
+          claims = verifySigned(token) as DatedClaims;
+        } catch {
+          return undefined;
+        }
+        if (verified.size >= VERIFIED_TOKENS_MAX) verified.delete(verified.keys().next().value!);
+        verified.set(token, claims);
       }
-      if (typeof claims.exp !== 'number' || nowMs > claims.exp * 1000) return undefined;
-      if (claims.nbf !== undefined && (typeof claims.nbf !== 'number' || nowMs < claims.nbf * 1000))
-        return undefined;
-      return claims;
+      if (withinDates(claims, nowMs)) return claims;
+      verified.delete(token);
+      return undefined;
     },
   };
 }
