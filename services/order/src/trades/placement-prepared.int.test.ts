@@ -113,4 +113,28 @@ describe('a placement batch', () => {
     const prepared = await preparedTexts();
     expect(sent.filter((text) => !prepared.has(text))).toEqual([]);
   });
+
+  it('is planned once: after a few lone placements every statement of one runs on its generic plan', async () => {
+    const userId = await trader(100_000);
+    const place = createPlaceTrade({ db: database.db, prices, clock: new ManualClock(NOW) });
+    // Statistics on the tables placement grows, as a running database has them (autovacuum): on a
+    // table never analyzed the planner sizes it by its pages, so every placement would make the
+    // next plan dearer than the last and this would measure the fixture's growth. The settings
+    // singletons keep no statistics, as in production, where they change too rarely to be analyzed.
+    await sql`analyze trades, ledger_entries, ledger_postings, ledger_accounts`.execute(database.db);
+    // PostgreSQL plans the first five executions with their values before it settles on a plan.
+    for (let i = 0; i < 8; i++) await place(request(userId, `lone:${i}`));
+    transactions.length = 0;
+    await place(request(userId, 'measured'));
+    const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+      select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(database.db);
+    const plans = new Map(rows.map((row) => [row.statement, row]));
+    const lone = transactions.flat();
+    expect(lone.length).toBeGreaterThanOrEqual(7);
+    const replanned = lone.filter((text) => {
+      const row = plans.get(text);
+      return !row || row.generic_plans === 0;
+    });
+    expect(replanned).toEqual([]);
+  });
 });

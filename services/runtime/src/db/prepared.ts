@@ -23,8 +23,11 @@ import type { Database } from './schema';
  * and keeps a generic plan only if it is costed no higher than those. An array parameter planned
  * with its value is estimated at its length (one element for a lone placement), without it at ten,
  * so a statement that joins or filters on one can look dearer generic forever and be planned again
- * on every execution: the placement's context read, its books' lock and their update had no generic
- * plan in 550 runs, and with one used ~300 µs less backend CPU per placement. Such an array is
+ * on every execution. That is what the placement's context read did: it joins its users to the
+ * settings singletons, which change too rarely for autovacuum ever to analyze them and are costed
+ * at PostgreSQL's default for a table without statistics (some 2,000 rows), ten times over in the
+ * generic plan; it had no generic plan in 550 runs, and with one a placement used ~300 µs less
+ * backend CPU. Such an array is
  * written as a scalar subquery, `unnest((select $1::text[]))` or `= any((select $1::text[])::text[])`:
  * its value is then hidden from both estimates, they cost the same, and the generic plan is kept
  * (`pg_prepared_statements.generic_plans` shows it).
