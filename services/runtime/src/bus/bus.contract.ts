@@ -195,6 +195,8 @@ export function describeBusContract(name: string, options: BusContractOptions): 
         1,
       );
       expect(await metricValue(registry, 'updown_bus_dead_letters_total', { topic: topic('retry') })).toBe(0);
+      // Every attempt is timed, the failed one too, under the subscription's topic and group.
+      expect(await handlerAttemptsTimed(registry, topic('retry'), 'retry')).toBe(4);
     });
 
     it('commits offsets only after success: a restarted member resumes at the message that never succeeded', async () => {
@@ -324,4 +326,24 @@ export function describeBusContract(name: string, options: BusContractOptions): 
       );
     });
   });
+}
+
+/** Observations of `updown_bus_handler_duration_seconds` for one topic and group. */
+async function handlerAttemptsTimed(registry: Registry, topicName: string, group: string): Promise<number> {
+  const metric = registry.getSingleMetric('updown_bus_handler_duration_seconds');
+  if (!metric) return 0;
+  // A histogram's values carry the series they belong to (`_bucket`, `_sum`, `_count`).
+  const values = (await metric.get()).values as {
+    metricName?: string;
+    labels: Record<string, unknown>;
+    value: number;
+  }[];
+  return values
+    .filter(
+      (v) =>
+        v.metricName === 'updown_bus_handler_duration_seconds_count' &&
+        v.labels.topic === topicName &&
+        v.labels.group === group,
+    )
+    .reduce((sum, v) => sum + v.value, 0);
 }
