@@ -6,13 +6,13 @@
  * Placements go one at a time through `createPlaceTrade` on a pool of one connection, so every
  * statement runs on one backend whose CPU (`/proc/<pid>/stat`, utime + stime) is read before and
  * after; pgbench (`-c 1 -M prepared`, scale 1) runs on a scratch database and its backend is read
- * the same way. Both need the server on this machine. CPU is counted in clock ticks (10 ms), so runs are a few seconds
- * long; on a busy machine the numbers are an indication, not a measurement.
+ * the same way. Both need the server on this machine. CPU is counted in clock ticks (10 ms), so
+ * runs last a few seconds; on a busy machine the numbers are an indication, not a measurement.
  */
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { createDb, systemClock } from '@updown/runtime';
 import { createPlaceTrade } from '@updown/order';
