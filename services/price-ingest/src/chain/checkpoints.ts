@@ -1,5 +1,11 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Clock, Database, Signature, SigningKey } from '@updown/runtime';
+import {
+  createLoopSlicer,
+  type Clock,
+  type Database,
+  type Signature,
+  type SigningKey,
+} from '@updown/runtime';
 import { pairsWithTicks } from '../market.repository';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -106,10 +112,15 @@ export async function signCheckpoints(
     where heads.to_seq > heads.last_to_seq`.execute(db);
   if (rows.length === 0) return [];
   const nowMs = clock.now();
-  const signed = rows.map((row) => {
+  // One signature per pair, and a pass may cover up to CHECKPOINT_PAIRS_MAX of them: the loop
+  // turns between slices so placements in the same process do not wait for every signature.
+  const slicer = createLoopSlicer();
+  const signed: { row: (typeof rows)[number]; signature: Signature }[] = [];
+  for (const row of rows) {
+    if (slicer.due()) await slicer.yield();
     const checkpoint = checkpointOf({ ...row, signed_at_ms: nowMs });
-    return { row, signature: key.sign(checkpoint) };
-  });
+    signed.push({ row, signature: key.sign(checkpoint) });
+  }
   await sql`
     insert into tick_checkpoints (pair, from_seq, to_seq, from_ms, to_ms, start_hash, head_hash, signature, signed_at_ms, key_id)
     select *, ${nowMs}::bigint, ${key.kid}::text
