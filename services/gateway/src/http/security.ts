@@ -65,15 +65,20 @@ export function securityHeaders(): SecurityHeaders {
 }
 
 export function registerSecurity(app: GatewayInstance, corsOrigins: readonly string[]): void {
-  const headers = securityHeaders();
+  const { set, removed } = securityHeaders();
+  // Lower-cased once here rather than by Node or Fastify on every request.
+  const headers = set.map(([name, value]) => [name.toLowerCase(), value] as const);
+  const removedNames = removed.map((name) => name.toLowerCase());
   // Registered as a plugin, as helmet's was, so its hook keeps its place after the root's own
-  // (refusals.ts answers some requests before it with BARE_ERROR_HEADERS).
+  // (refusals.ts answers some requests before it with BARE_ERROR_HEADERS). Set on the reply, not
+  // the raw response as helmet does: Fastify writes its headers with the status line in one go,
+  // where each raw header would be stored apart first. Either way they survive an error answer
+  // and a route may override one (the identity document's own policy, the docs page's styles).
   void app.register(
     fp(async (instance) => {
       instance.addHook('onRequest', (_request, reply, done) => {
-        const raw = reply.raw;
-        for (const name of headers.removed) raw.removeHeader(name);
-        for (const [name, value] of headers.set) raw.setHeader(name, value);
+        for (const name of removedNames) reply.raw.removeHeader(name);
+        for (const [name, value] of headers) reply.header(name, value);
         done();
       });
     }),
