@@ -21,7 +21,7 @@ import {
   registerHostRequired,
   registerPlainPaths,
 } from './http/refusals';
-import { GatewayLogController, genReqId, registerRequestId } from './http/request-context';
+import { GatewayLogController, genReqId, registerRequestId, requestLogger } from './http/request-context';
 import { registerSecurity } from './http/security';
 import { registerWebSocket } from './http/websocket';
 import { ajvOptions, assertStrictBody, buildValidatorFactory } from './http/validation';
@@ -85,6 +85,7 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
     loggerInstance: deps.logger as FastifyBaseLogger,
     logController: new GatewayLogController(),
     genReqId,
+    childLoggerFactory: requestLogger,
     bodyLimit: deps.config.BODY_LIMIT_BYTES,
     // `request.ip` is the client named by the listed proxies, else the socket's peer (config.ts).
     trustProxy:
