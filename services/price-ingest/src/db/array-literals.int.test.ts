@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { byteaArray, numberArray, textArray } from './array-literals';
+import { byteaArray, nullableNumberArray, nullableTextArray, numberArray, textArray } from './array-literals';
 
 let database: TestDatabase;
 
@@ -27,5 +27,18 @@ describe('array literals read back by PostgreSQL', () => {
     expect(rows[0]!.t).toEqual(texts);
     expect(rows[0]!.f.map(Number)).toEqual(numbers);
     expect(rows[0]!.b.map((b) => b.toString('hex'))).toEqual(buffers.map((b) => b.toString('hex')));
+  });
+
+  it('gives back nulls as nulls, beside a text that reads NULL', async () => {
+    const texts = [null, 'NULL', 'connect ECONNREFUSED 127.0.0.1:1 "x"', null];
+    const numbers = [null, 1.5, null, 7];
+    const { rows } = await database.db.executeQuery<{ t: (string | null)[]; f: (number | null)[] }>(
+      CompiledQuery.raw('select $1::text[] as t, $2::float8[] as f', [
+        nullableTextArray(texts, (s) => s),
+        nullableNumberArray(numbers, (n) => n),
+      ]),
+    );
+    expect(rows[0]!.t).toEqual(texts);
+    expect(rows[0]!.f.map((n) => (n === null ? null : Number(n)))).toEqual(numbers);
   });
 });

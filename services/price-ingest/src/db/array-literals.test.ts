@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { byteaArray, numberArray, textArray } from './array-literals';
+import { byteaArray, nullableNumberArray, nullableTextArray, numberArray, textArray } from './array-literals';
 
 describe('array literals', () => {
   it('joins numbers as JavaScript prints them, integers and fractions alike', () => {
@@ -19,5 +19,12 @@ describe('array literals', () => {
 
   it('writes buffers in bytea hex form with the backslash escaped for the array parser', () => {
     expect(byteaArray([Buffer.from([0, 255]), Buffer.alloc(0)], (b) => b)).toBe('{\\\\x00ff,\\\\x}');
+  });
+
+  it('writes a null as an unquoted NULL, and the text "NULL" quoted', () => {
+    expect(nullableNumberArray([1, null, 2.5], (n) => n)).toBe('{1,NULL,2.5}');
+    expect(nullableTextArray([null, 'NULL', 'timeout "x"'], (s) => s)).toBe(
+      '{NULL,"NULL","timeout \\"x\\""}',
+    );
   });
 });

@@ -12,11 +12,13 @@
 const QUOTED_TEXTS_MAX = 1024;
 const quotedTexts = new Map<string, string>();
 
+// Inside double quotes an array element needs only backslash and double quote escaped.
+const quote = (text: string) => `"${text.replace(/[\\"]/g, '\\$&')}"`;
+
 function quoted(text: string): string {
   let out = quotedTexts.get(text);
   if (out === undefined) {
-    // Inside double quotes an array element needs only backslash and double quote escaped.
-    out = `"${text.replace(/[\\"]/g, '\\$&')}"`;
+    out = quote(text);
     if (quotedTexts.size >= QUOTED_TEXTS_MAX) quotedTexts.clear();
     quotedTexts.set(text, out);
   }
@@ -28,10 +30,28 @@ export function numberArray<T>(rows: readonly T[], value: (row: T) => number): s
   return `{${rows.map(value).join(',')}}`;
 }
 
+/** `{1,NULL}`: as `numberArray`, with `NULL` for a null. */
+export function nullableNumberArray<T>(rows: readonly T[], value: (row: T) => number | null): string {
+  return `{${rows.map((row) => value(row) ?? 'NULL').join(',')}}`;
+}
+
 /** `{"a","b"}`: every element quoted, so no text is read as NULL or split at a comma. */
 export function textArray<T>(rows: readonly T[], value: (row: T) => string): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) parts[i] = quoted(value(rows[i]!));
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * `{"a",NULL}`: as `textArray`, with an unquoted `NULL` for a null. For free text (error messages):
+ * its quoted forms are not kept.
+ */
+export function nullableTextArray<T>(rows: readonly T[], value: (row: T) => string | null): string {
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const text = value(rows[i]!);
+    parts[i] = text === null ? 'NULL' : quote(text);
+  }
   return `{${parts.join(',')}}`;
 }
 

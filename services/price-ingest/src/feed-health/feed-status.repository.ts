@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { preparedStatement, type Database } from '@updown/runtime';
 import type { AdminPairFeed, FeedHealth } from '@updown/schemas/api';
+import { nullableNumberArray, nullableTextArray, numberArray, textArray } from '../db/array-literals';
 import { listPairs } from '../queries/pairs.repository';
 import { isStale } from './feed-status.domain';
 
@@ -28,45 +29,49 @@ export interface FeedReport {
 export async function writeFeedReports(db: Db, reports: readonly FeedReport[], nowMs: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (reports.length > 0) {
-      await trx
-        .insertInto('market_feed_status')
-        .values(
-          reports.map((r) => ({
-            pair: r.pair,
-            role: r.role,
-            provider: r.provider,
-            source_symbol: r.sourceSymbol,
-            last_tick_at_ms: r.lastTickAtMs,
-            ticks_per_sec: r.ticksPerSec,
-            reconnects: r.reconnects,
-            gaps: r.gaps,
-            malformed: r.malformed,
-            last_error: r.lastError,
-            divergence_bps: r.divergenceBps,
-            updated_at_ms: nowMs,
-          })),
-        )
-        .onConflict((oc) =>
-          oc.columns(['pair', 'role']).doUpdateSet((eb) => ({
-            provider: eb.ref('excluded.provider'),
-            source_symbol: eb.ref('excluded.source_symbol'),
-            last_tick_at_ms: eb.ref('excluded.last_tick_at_ms'),
-            ticks_per_sec: eb.ref('excluded.ticks_per_sec'),
-            reconnects: eb.ref('excluded.reconnects'),
-            gaps: eb.ref('excluded.gaps'),
-            malformed: eb.ref('excluded.malformed'),
-            last_error: eb.ref('excluded.last_error'),
-            divergence_bps: eb.ref('excluded.divergence_bps'),
-            updated_at_ms: eb.ref('excluded.updated_at_ms'),
-          })),
-        )
-        .execute();
+      await upsertFeedStatus(
+        trx,
+        textArray(reports, (r) => r.pair),
+        textArray(reports, (r) => r.role),
+        textArray(reports, (r) => r.provider),
+        nullableTextArray(reports, (r) => r.sourceSymbol),
+        nullableNumberArray(reports, (r) => r.lastTickAtMs),
+        numberArray(reports, (r) => r.ticksPerSec),
+        numberArray(reports, (r) => r.reconnects),
+        numberArray(reports, (r) => r.gaps),
+        numberArray(reports, (r) => r.malformed),
+        nullableTextArray(reports, (r) => r.lastError),
+        nullableNumberArray(reports, (r) => r.divergenceBps),
+        nowMs,
+      );
     }
-    await trx.deleteFrom('market_feed_status').where('updated_at_ms', '<', nowMs).execute();
+    await deleteFeedStatusBefore(trx, nowMs);
   });
 }
 
-/** A report older than this means price-ingest stopped reporting: the feed is shown `down`. */
+// Written every report interval even with no one watching: fixed texts, each column one array
+// literal (see db/array-literals.ts), so no query is built per report.
+const upsertFeedStatus = preparedStatement<
+  never,
+  [string, string, string, string, string, string, string, string, string, string, string, number]
+>(
+  `insert into market_feed_status (pair, role, provider, source_symbol, last_tick_at_ms, ticks_per_sec,
+     reconnects, gaps, malformed, last_error, divergence_bps, updated_at_ms)
+   select r.*, $12::bigint
+   from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::float8[], $7::int[],
+               $8::int[], $9::int[], $10::text[], $11::float8[]) as r
+   on conflict (pair, role) do update set
+     provider = excluded.provider, source_symbol = excluded.source_symbol,
+     last_tick_at_ms = excluded.last_tick_at_ms, ticks_per_sec = excluded.ticks_per_sec,
+     reconnects = excluded.reconnects, gaps = excluded.gaps, malformed = excluded.malformed,
+     last_error = excluded.last_error, divergence_bps = excluded.divergence_bps,
+     updated_at_ms = excluded.updated_at_ms`,
+);
+
+const deleteFeedStatusBefore = preparedStatement<never, [number]>(
+  'delete from market_feed_status where updated_at_ms < $1',
+);
+
 export const FEED_REPORT_AGE_MS_MAX = 10_000;
 
 type StatusRow = Selectable<Database['market_feed_status']>;
