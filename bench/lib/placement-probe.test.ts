@@ -104,25 +104,25 @@ describe('processReadingBetween', () => {
 
 describe('jobs and slow placements in the window', () => {
   const start = parsePromText(`
-updown_job_runs_total{job="tick retention"} 3
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.002"} 3
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.05"} 3
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="+Inf"} 3
-updown_job_connection_hold_seconds_sum{job="tick retention"} 0.3
-updown_job_runs_total{job="pairs poll"} 10
+updown_job_runs_total{task="tick retention"} 3
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="0.002"} 3
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="0.05"} 3
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="+Inf"} 3
+updown_job_connection_hold_seconds_sum{task="tick retention"} 0.3
+updown_job_runs_total{task="pairs poll"} 10
 updown_placement_slow_total 5
 updown_placement_slow_phase_seconds_total{phase="queued"} 0.1
 updown_placement_slow_phase_seconds_total{phase="commit"} 0.05
 `);
   const end = parsePromText(`
-updown_job_runs_total{job="tick retention"} 5
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.002"} 4
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="0.05"} 5
-updown_job_loop_hold_seconds_bucket{job="tick retention",le="+Inf"} 5
-updown_job_loop_hold_max_seconds{job="tick retention"} 0.031
-updown_job_loop_hold_cpu_max_seconds{job="tick retention"} 0.012
-updown_job_connection_hold_seconds_sum{job="tick retention"} 0.5
-updown_job_runs_total{job="pairs poll"} 10
+updown_job_runs_total{task="tick retention"} 5
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="0.002"} 4
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="0.05"} 5
+updown_job_loop_hold_seconds_bucket{task="tick retention",le="+Inf"} 5
+updown_job_loop_hold_max_seconds{task="tick retention"} 0.031
+updown_job_loop_hold_cpu_max_seconds{task="tick retention"} 0.012
+updown_job_connection_hold_seconds_sum{task="tick retention"} 0.5
+updown_job_runs_total{task="pairs poll"} 10
 updown_placement_slow_total 9
 updown_placement_slow_phase_seconds_total{phase="queued"} 0.18
 updown_placement_slow_phase_seconds_total{phase="commit"} 0.07

@@ -147,13 +147,13 @@ export function jobsBetween(
   start: readonly PromSample[],
   end: readonly PromSample[],
 ): Record<string, JobReading> {
-  const runsEnd = promByLabel(end, 'updown_job_runs_total', 'job');
-  const runsStart = promByLabel(start, 'updown_job_runs_total', 'job');
+  const runsEnd = promByLabel(end, 'updown_job_runs_total', 'task');
+  const runsStart = promByLabel(start, 'updown_job_runs_total', 'task');
   const jobs: Record<string, JobReading> = {};
   for (const [job, total] of Object.entries(runsEnd)) {
     const runs = total - (runsStart[job] ?? 0);
     if (runs <= 0) continue;
-    const labels = { job };
+    const labels = { task: job };
     const held = (name: string) => promSum(end, name, labels) - promSum(start, name, labels);
     jobs[job] = {
       runs,
@@ -180,7 +180,7 @@ function quantileBoundMs(
     [start, -1],
   ] as const) {
     for (const sample of samples) {
-      if (sample.name !== `${name}_bucket` || sample.labels.job !== job) continue;
+      if (sample.name !== `${name}_bucket` || sample.labels.task !== job) continue;
       const le = sample.labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(sample.labels.le);
       counts.set(le, (counts.get(le) ?? 0) + sign * sample.value);
     }

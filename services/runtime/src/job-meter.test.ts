@@ -31,9 +31,8 @@ describe('meterJob', () => {
     expect(runs[0]!.job).toBe('busy');
     expect(runs[0]!.loopHoldMaxMs).toBeGreaterThanOrEqual(10);
     expect(runs[0]!.syncMs).toBeGreaterThanOrEqual(10);
-    // Spinning burns CPU: the hold's CPU time is positive and never more than its wall time by much.
+    // Spinning burns CPU. (Not bounded by the wall time: the process's other threads count too.)
     expect(runs[0]!.loopHoldCpuMs).toBeGreaterThan(0);
-    expect(runs[0]!.loopHoldCpuMs).toBeLessThanOrEqual(runs[0]!.loopHoldMaxMs + 2);
   });
 
   it('counts the synchronous start of the task, before its first await', async () => {

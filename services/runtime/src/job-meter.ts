@@ -201,22 +201,23 @@ function holdFor(run: Measuring, client: pg.PoolClient): pg.PoolClient {
 }
 
 /**
- * `updown_job_runs_total{job}`, `updown_job_loop_hold_seconds{job}` (the longest hold of each
- * run), `updown_job_loop_hold_max_seconds{job}` (the longest since the previous scrape),
- * `updown_job_sync_seconds_total{job}` and `updown_job_connection_hold_seconds{job}` (per run).
+ * `updown_job_runs_total{task}`, `updown_job_loop_hold_seconds{task}` (the longest hold of each
+ * run), `updown_job_loop_hold_max_seconds{task}` (the longest since the previous scrape) and its
+ * CPU time, `updown_job_sync_seconds_total{task}` and `updown_job_connection_hold_seconds{task}`
+ * (per run). The label is `task`, not `job`: Prometheus sets `job` on every series it scrapes.
  */
 export function registerJobMetrics(registry: Registry): () => void {
   const registers = [registry];
   const runs = new Counter({
     name: 'updown_job_runs_total',
     help: 'Runs of each periodic job',
-    labelNames: ['job'],
+    labelNames: ['task'],
     registers,
   });
   const hold = new Histogram({
     name: 'updown_job_loop_hold_seconds',
     help: 'The longest time one run of a periodic job held the event loop without a break',
-    labelNames: ['job'],
+    labelNames: ['task'],
     buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5],
     registers,
   });
@@ -224,11 +225,11 @@ export function registerJobMetrics(registry: Registry): () => void {
   new Gauge({
     name: 'updown_job_loop_hold_max_seconds',
     help: 'The longest time a periodic job held the event loop without a break since the previous scrape',
-    labelNames: ['job'],
+    labelNames: ['task'],
     registers,
     collect() {
       this.reset();
-      for (const [job, seconds] of holdMax) this.set({ job }, seconds);
+      for (const [job, seconds] of holdMax) this.set({ task: job }, seconds);
       holdMax.clear();
     },
   });
@@ -236,29 +237,29 @@ export function registerJobMetrics(registry: Registry): () => void {
   new Gauge({
     name: 'updown_job_loop_hold_cpu_max_seconds',
     help: 'CPU time of the longest hold of updown_job_loop_hold_max_seconds (its wall time less any wait for a core)',
-    labelNames: ['job'],
+    labelNames: ['task'],
     registers,
     collect() {
       this.reset();
-      for (const [job, seconds] of holdCpuMax) this.set({ job }, seconds);
+      for (const [job, seconds] of holdCpuMax) this.set({ task: job }, seconds);
       holdCpuMax.clear();
     },
   });
   const sync = new Counter({
     name: 'updown_job_sync_seconds_total',
     help: 'Synchronous time of periodic jobs, summed over their runs',
-    labelNames: ['job'],
+    labelNames: ['task'],
     registers,
   });
   const connection = new Histogram({
     name: 'updown_job_connection_hold_seconds',
     help: 'Time one run of a periodic job held pool connections, summed over its connections',
-    labelNames: ['job'],
+    labelNames: ['task'],
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
     registers,
   });
   return onJobRun((run) => {
-    const labels = { job: run.job };
+    const labels = { task: run.job };
     runs.inc(labels);
     hold.observe(labels, run.loopHoldMaxMs / 1000);
     if (run.loopHoldMaxMs / 1000 >= (holdMax.get(run.job) ?? 0)) {

@@ -1,4 +1,4 @@
-import type { Registry } from '@updown/runtime';
+import { Counter, type Registry } from '@updown/runtime';
 import type { PhasesListener } from './placement-batcher';
 
 /** A placement whose time in the order service exceeds this is counted as slow. */
@@ -7,6 +7,7 @@ export const SLOW_PLACEMENT_MS = 20;
 const PHASES = ['queued', 'statements', 'commit', 'answer'] as const;
 /** Part of `queued`, not a fifth phase: the time a slow placement waited for the previous batch's commit. */
 const BEHIND_COMMIT = 'queued_behind_commit';
+const SLOW_PHASES = [...PHASES, BEHIND_COMMIT];
 const BUCKETS_SECONDS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1];
 
 interface MetricValue {
@@ -66,25 +67,29 @@ export class PlacementPhases {
       get: () => ({ ...histogram, values: this.histogramValues() }),
       reset: () => undefined,
     };
-    const slow = {
+    registry.registerMetric(histogram as unknown as Parameters<Registry['registerMetric']>[0]);
+    // Counters read from the arrays at scrape time, as the process metrics do.
+    const slowCount = () => this.slowCount;
+    const slowSumsMs = this.slowSumsMs;
+    new Counter({
       name: 'updown_placement_slow_total',
       help: `Placements whose time in the order service exceeded ${SLOW_PLACEMENT_MS} ms`,
-      type: 'counter',
-      aggregator: 'sum',
-      get: () => ({ ...slow, values: [{ labels: {}, value: this.slowCount }] }),
-      reset: () => undefined,
-    };
-    const slowPhases = {
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(slowCount());
+      },
+    });
+    new Counter({
       name: 'updown_placement_slow_phase_seconds_total',
       help: `The phases of the placements counted in updown_placement_slow_total, summed; ${BEHIND_COMMIT} is the part of queued spent waiting for the previous batch's commit`,
-      type: 'counter',
-      aggregator: 'sum',
-      get: () => ({ ...slowPhases, values: this.slowValues() }),
-      reset: () => undefined,
-    };
-    for (const metric of [histogram, slow, slowPhases]) {
-      registry.registerMetric(metric as unknown as Parameters<Registry['registerMetric']>[0]);
-    }
+      labelNames: ['phase'],
+      registers: [registry],
+      collect() {
+        this.reset();
+        SLOW_PHASES.forEach((phase, i) => this.inc({ phase }, slowSumsMs[i]! / 1000));
+      },
+    });
   }
 
   private histogramValues(): MetricValue[] {
@@ -116,10 +121,5 @@ export class PlacementPhases {
       });
     });
     return values;
-  }
-
-  private slowValues(): MetricValue[] {
-    const names = [...PHASES, BEHIND_COMMIT];
-    return names.map((phase, i) => ({ labels: { phase }, value: this.slowSumsMs[i]! / 1000 }));
   }
 }
