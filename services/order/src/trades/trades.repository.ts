@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { allColumns, executePrepared, preparedStatement, selectList, type Database } from '@updown/runtime';
+import { allColumns, preparedStatement, selectList, type Database } from '@updown/runtime';
 import { pairTermsColumns } from '@updown/price-ingest';
 import { stakeTermsColumns } from '@updown/wallet';
 import type { TraderRisk } from '../risk/risk.domain';
@@ -122,6 +122,70 @@ export interface PlacementContext {
   readonly traders: ReadonlyMap<string, TraderRisk>;
 }
 
+interface ContextRow {
+  kind: 'settings' | 'pair' | 'user';
+  key: string | null;
+  pair_active: boolean | null;
+  pair_payout_pct: number | null;
+  cents: number | null;
+  max_stake: number | null;
+  max_trades: number | null;
+  open_trades: number | null;
+  open_stake: number | null;
+}
+
+/** `loadPlacementContext`'s statement, built from its owners' column expressions. */
+function placementContextQuery(symbols: readonly string[], userIds: readonly string[]) {
+  // Users go in as text and come back keyed by the caller's own strings; compared as uuids.
+  const stake = stakeTermsColumns(sql<string>`${sql.ref('u.id')}::uuid`);
+  const pair = pairTermsColumns(sql.ref<string>('p.symbol'));
+  return sql<ContextRow>`
+    select 'settings' as kind, null::text as key, null::boolean as pair_active,
+           null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents,
+           null::bigint as max_stake, null::integer as max_trades, null::bigint as open_trades,
+           null::bigint as open_stake
+    union all
+    select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null, null, null, null, null
+    -- The arrays as scalar subqueries: one plan for every batch size (see executePrepared).
+    from unnest((select ${symbols}::text[])) as p (symbol)
+    union all
+    select 'user', u.id, null, null, ${stake.activeBonusCents}, c.max_stake, c.max_trades,
+           case when c.capped then (select count(*) from trades t
+             where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end,
+           case when c.capped then (select coalesce(sum(t.amount_cents), 0) from trades t
+             where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end
+    from unnest((select ${userIds}::text[])) as u (id)
+    cross join lateral (
+      select least(s.trader_max_open_stake_cents, l.max_open_stake_cents) as max_stake,
+             least(s.trader_max_open_trades, l.max_open_trades) as max_trades,
+             coalesce(s.trader_max_open_stake_cents, s.trader_max_open_trades,
+                      l.max_open_stake_cents, l.max_open_trades) is not null as capped
+      from risk_settings s left join risk_trader_limits l on l.user_id = u.id::uuid
+    ) c`;
+}
+
+/**
+ * The statement's text, compiled once from the builders on first use (it needs a connection's
+ * compiler) and then only bound: its two arrays are its only parameters, checked by identity.
+ */
+let placementContext:
+  | ((trx: Transaction<Database>, symbols: string[], userIds: string[]) => Promise<{ rows: ContextRow[] }>)
+  | undefined;
+
+function placementContextStatement(trx: Transaction<Database>) {
+  if (placementContext === undefined) {
+    const symbols: string[] = [];
+    const userIds: string[] = [];
+    const compiled = placementContextQuery(symbols, userIds).compile(trx);
+    const [first, second, ...rest] = compiled.parameters;
+    if (first !== symbols || second !== userIds || rest.length > 0) {
+      throw new Error('the placement context statement must take exactly its two arrays as parameters');
+    }
+    placementContext = preparedStatement<ContextRow, [symbols: string[], userIds: string[]]>(compiled.sql);
+  }
+  return placementContext;
+}
+
 /**
  * What a batch of placements decides on besides the balances: its pairs, the wallet's stake
  * terms (the platform's stake ceiling, each user's active bonus) and each user's caps on open
@@ -138,45 +202,7 @@ export async function loadPlacementContext(
   symbols: readonly string[],
   userIds: readonly string[],
 ): Promise<PlacementContext> {
-  // Users go in as text and come back keyed by the caller's own strings; compared as uuids.
-  const stake = stakeTermsColumns(sql<string>`${sql.ref('u.id')}::uuid`);
-  const pair = pairTermsColumns(sql.ref<string>('p.symbol'));
-  const { rows } = await executePrepared(
-    trx,
-    sql<{
-      kind: 'settings' | 'pair' | 'user';
-      key: string | null;
-      pair_active: boolean | null;
-      pair_payout_pct: number | null;
-      cents: number | null;
-      max_stake: number | null;
-      max_trades: number | null;
-      open_trades: number | null;
-      open_stake: number | null;
-    }>`
-      select 'settings' as kind, null::text as key, null::boolean as pair_active,
-             null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents,
-             null::bigint as max_stake, null::integer as max_trades, null::bigint as open_trades,
-             null::bigint as open_stake
-      union all
-      select 'pair', p.symbol, ${pair.active}, ${pair.payoutPct}, null, null, null, null, null
-      -- The arrays as scalar subqueries: one plan for every batch size (see executePrepared).
-      from unnest((select ${[...new Set(symbols)]}::text[])) as p (symbol)
-      union all
-      select 'user', u.id, null, null, ${stake.activeBonusCents}, c.max_stake, c.max_trades,
-             case when c.capped then (select count(*) from trades t
-               where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end,
-             case when c.capped then (select coalesce(sum(t.amount_cents), 0) from trades t
-               where t.user_id = u.id::uuid and t.status = 'pending' and t.account_type = 'real') end
-      from unnest((select ${[...new Set(userIds)]}::text[])) as u (id)
-      cross join lateral (
-        select least(s.trader_max_open_stake_cents, l.max_open_stake_cents) as max_stake,
-               least(s.trader_max_open_trades, l.max_open_trades) as max_trades,
-               coalesce(s.trader_max_open_stake_cents, s.trader_max_open_trades,
-                        l.max_open_stake_cents, l.max_open_trades) is not null as capped
-        from risk_settings s left join risk_trader_limits l on l.user_id = u.id::uuid
-      ) c`.compile(trx),
-  );
+  const { rows } = await placementContextStatement(trx)(trx, [...new Set(symbols)], [...new Set(userIds)]);
   const settings = rows.find((row) => row.kind === 'settings');
   // platform_settings is a singleton created by its migration; without it nothing can be placed.
   if (!settings || settings.cents === null) throw new Error('platform_settings has no row');
