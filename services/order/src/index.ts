@@ -22,6 +22,7 @@ export {
   type HttpOrderPortOptions,
 } from './http/order-client';
 export { expirySeconds, publicTrade } from './http/public-trade';
+export { serialiseTrade } from './http/trade-serialiser';
 export type { PlacementAnswer } from './http/place-trade.wire';
 export { OrderServiceUnavailable } from './order-unavailable';
 export { buildOrderApp, type OrderAppDeps } from './http/order-app';

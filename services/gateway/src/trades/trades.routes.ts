@@ -7,6 +7,7 @@ import {
   findTrade,
   listActiveTrades,
   listTradeHistory,
+  serialiseTrade,
   type OrderPort,
   type PlaceTradeRequest,
 } from '@updown/order';
@@ -103,17 +104,16 @@ export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTy
           idempotencyKey: request.headers['idempotency-key'],
           expectedPayoutPct: body.payout_pct,
         };
+        // The body is written by serialiseTrade here and by the order service alike (the schema
+        // above documents it); as a string it still passes the JSON escape (http/json-escape.ts).
         if (deps.order.forwardPlacement === undefined) {
           const result = await deps.order.placeTrade(placement);
-          return reply.code(result.replayed ? 200 : 201).send(tradeView(result.trade));
+          return sendJsonText(reply, result.replayed ? 200 : 201, serialiseTrade(tradeView(result.trade)));
         }
         const answer = await deps.order.forwardPlacement(placement);
-        if (answer.view === 'public') {
-          // The order service rendered this body with the same `Trade` serialiser (order-app.ts);
-          // as a string it still passes the JSON escape on its way out (http/json-escape.ts).
-          return sendJsonText(reply, answer.status, answer.body);
-        }
-        return reply.code(answer.result.replayed ? 200 : 201).send(tradeView(answer.result.trade));
+        if (answer.view === 'public') return sendJsonText(reply, answer.status, answer.body);
+        const { trade, replayed } = answer.result;
+        return sendJsonText(reply, replayed ? 200 : 201, serialiseTrade(tradeView(trade)));
       },
     );
 

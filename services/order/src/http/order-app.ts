@@ -3,9 +3,9 @@ import Fastify, { LogController, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
 import { DomainError, type Database, type Logger, type Registry } from '@updown/runtime';
-import { Trade } from '@updown/schemas/api';
 import type { PlaceTradeRequest, PlaceTradeResult } from '../trades/place-trade.handler';
 import { publicTrade } from './public-trade';
+import { serialiseTrade } from './trade-serialiser';
 import {
   DOMAIN_REFUSAL_STATUS,
   PLACE_TRADE_PATH,
@@ -22,6 +22,9 @@ export interface OrderAppDeps {
   /** The shared secret the gateway must present. */
   readonly serviceToken: string;
 }
+
+/** As Fastify types the JSON it serialises; a string sent with it goes out as it is. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** Internal bodies are small and fixed-shape: anything bigger is not from the gateway. */
 const BODY_LIMIT_BYTES = 16 * 1024;
@@ -79,9 +82,8 @@ export function buildOrderApp(deps: OrderAppDeps) {
   app.post<{ Body: PlaceTradeCommand }>(
     PLACE_TRADE_PATH,
     {
-      // Serialised by the same compiled `Trade` serialiser the gateway's place route uses, so the
-      // gateway can send these bytes on as its own answer. No body schema: see PlaceTradeCommand.
-      schema: { response: { 200: Trade, 201: Trade } },
+      // No body schema: see PlaceTradeCommand. No response schema either: the answer is written
+      // below by the serialiser the gateway's place route uses, so the gateway can send it on.
       onRequest: (request, reply, done) => {
         const header = request.headers.authorization ?? '';
         const presented = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
@@ -99,17 +101,17 @@ export function buildOrderApp(deps: OrderAppDeps) {
         return reply
           .code(result.replayed ? 200 : 201)
           .header(TRADE_VIEW_HEADER, 'public')
-          .send(publicTrade(trade, null));
+          .type(JSON_CONTENT_TYPE)
+          .send(serialiseTrade(publicTrade(trade, null)));
       }
       const answer: PlaceTradeReply = {
         trade: { ...trade, created_at: trade.created_at.toISOString() },
         replayed: result.replayed,
       };
-      // Already JSON text, so the `Trade` serialiser of the public form is not applied to it.
       return reply
         .code(200)
         .header(TRADE_VIEW_HEADER, 'row')
-        .type('application/json; charset=utf-8')
+        .type(JSON_CONTENT_TYPE)
         .send(JSON.stringify(answer));
     },
   );
