@@ -88,25 +88,29 @@ interface TopicLabels {
 }
 
 /**
- * A subscription's label sets, per topic, made on its first message there. Every tick reaches
- * several subscriptions in each process, so label objects and timer closures made per message
- * were a steady share of what an idle process allocates; prom-client now gets the same objects
- * each time. Keyed by the subscription's deps, so they go with it; a subscription has few topics.
+ * Label sets per group and topic, made on the first message there. Every tick reaches several
+ * subscriptions in each process, so label objects and timer closures made per message were a
+ * steady share of what an idle process allocates; prom-client now gets the same objects each time.
+ * Keyed by the metrics (one per registry), group and topic, never by the deps object, which the
+ * Kafka adapter makes per message; a process has a few dozen groups and topics.
  */
-const labelsByDeps = new WeakMap<object, Map<string, TopicLabels>>();
+const labelsByMetrics = new WeakMap<BusMetrics, Map<string, Map<string, TopicLabels>>>();
 
 function labelsOf<E>(deps: DeliveryDeps<E>, topic: string): TopicLabels {
-  let byTopic = labelsByDeps.get(deps);
+  let byGroup = labelsByMetrics.get(deps.metrics);
+  if (byGroup === undefined) {
+    byGroup = new Map();
+    labelsByMetrics.set(deps.metrics, byGroup);
+  }
+  let byTopic = byGroup.get(deps.group);
   if (byTopic === undefined) {
     byTopic = new Map();
-    labelsByDeps.set(deps, byTopic);
+    byGroup.set(deps.group, byTopic);
   }
   let labels = byTopic.get(topic);
   if (labels === undefined) {
-    labels = {
-      attempt: { topic, group: deps.group },
-      handled: { topic, group: deps.group, outcome: 'handled' },
-    };
+    const { group } = deps;
+    labels = { attempt: { topic, group }, handled: { topic, group, outcome: 'handled' } };
     byTopic.set(topic, labels);
   }
   return labels;
