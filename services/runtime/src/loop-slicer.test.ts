@@ -43,6 +43,7 @@ describe('createLoopSlicer', () => {
     });
     expect(whole.loopHoldMaxMs).toBeGreaterThanOrEqual(20);
     expect(sliced.syncMs).toBeGreaterThanOrEqual(20);
-    expect(sliced.loopHoldMaxMs).toBeLessThan(3);
+    // CPU, not wall time: on a busy machine a slice's wall time also counts waits for a core.
+    expect(sliced.loopHoldCpuMs).toBeLessThan(3);
   });
 });
