@@ -15,6 +15,7 @@ export { createDb, withDefaultUser, type DbHandle } from './db/pool';
 export {
   allColumns,
   executePrepared,
+  fixedStatement,
   preparedStatement,
   PREPARED_TEXTS_MAX,
   selectList,

@@ -1,4 +1,12 @@
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type Transaction } from 'kysely';
+import {
+  sql,
+  type CompiledQuery,
+  type Compilable,
+  type Kysely,
+  type QueryResult,
+  type RawBuilder,
+  type Transaction,
+} from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -57,15 +65,29 @@ export function executePrepared<R>(
 }
 
 /**
- * A statement of a hot path with its text fixed once, at module level, and only its values bound
- * per call: no builder runs per request (no per-request compile or allocation of the text), and
- * the text is the same on every call by construction, so it is prepared once per connection.
- * `Params` names the values in their `$n` order.
+ * A statement text fixed once, at module level, with `$1`, `$2`, … placeholders (a placeholder
+ * may appear more than once; the text holds no other `$`): each call binds only its values,
+ * `Params` in `$n` order. The result is a builder, so it runs through the caller's plugins like
+ * any other query.
+ */
+export function fixedStatement<R, Params extends readonly unknown[]>(
+  text: string,
+): (...params: Params) => RawBuilder<R> {
+  const parts = text.split(/\$\d+/);
+  const order = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]) - 1);
+  const strings = Object.assign([...parts], { raw: [...parts] }) as readonly string[] as TemplateStringsArray;
+  return (...params) => sql<R>(strings, ...order.map((index) => params[index]));
+}
+
+/**
+ * A hot statement of fixed text (`fixedStatement`), run as a named prepared statement: its text
+ * is the same on every call by construction, so each connection parses and plans it once.
  */
 export function preparedStatement<R, Params extends readonly unknown[]>(
   text: string,
 ): (db: Kysely<Database> | Transaction<Database>, ...params: Params) => Promise<QueryResult<R>> {
-  return (db, ...params) => executePrepared(db, CompiledQuery.raw(text, [...params]) as CompiledQuery<R>);
+  const build = fixedStatement<R, Params>(text);
+  return (db, ...params) => executePrepared(db, build(...params).compile(db));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { preparedStatement, type Database } from '@updown/runtime';
+import type { Kysely, Transaction } from 'kysely';
+import { fixedStatement, preparedStatement, type Database } from '@updown/runtime';
 import {
   canonicalTransfer,
   resolveTransfer,
@@ -230,19 +230,8 @@ const POST_BATCH = `
  */
 export const TRANSFER_BATCH_PREPARED_MAX = 64;
 
-/**
- * The same text as a template of its `$1`…`$9` (each once, in order), so a large batch runs as a
- * builder does, through the caller's plugins.
- */
-const POST_BATCH_TEMPLATE = templateOf(POST_BATCH);
-
-function templateOf(text: string): TemplateStringsArray {
-  const placeholders = [...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
-  if (placeholders.some((n, i) => n !== i + 1))
-    throw new Error('template parameters must be $1, $2, … once each');
-  const parts = text.split(/\$\d+/);
-  return Object.assign(parts, { raw: parts });
-}
+/** The same text unnamed, for the batches too large to share one plan. */
+const postLargeBatch = fixedStatement<BatchRow, BatchParams>(POST_BATCH);
 
 const postSmallBatch = preparedStatement<BatchRow, BatchParams>(
   `-- at most ${TRANSFER_BATCH_PREPARED_MAX} transfers, prepared${POST_BATCH}`,
@@ -312,7 +301,7 @@ export async function transferBatch(
     ({ rows } =
       commands.length <= TRANSFER_BATCH_PREPARED_MAX
         ? await postSmallBatch(trx, ...params)
-        : await sql<BatchRow>(POST_BATCH_TEMPLATE, ...params).execute(trx));
+        : await postLargeBatch(...params).execute(trx));
   } catch (error) {
     throw translateError(error, codes.slice(0, UNKNOWN_CODES_LISTED_MAX));
   }
