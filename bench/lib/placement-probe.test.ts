@@ -137,6 +137,7 @@ updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
     expect(job.loopHoldCpuMs).toBeCloseTo(12, 9);
     // One of the window's two runs was over 2 ms: its p99 lies in the 50 ms bucket.
     expect(job.loopHoldP99Ms).toBe(50);
+    expect(job.loopHoldMaxBoundMs).toBe(50);
     expect(job.connectionHoldMs).toBeCloseTo(200, 9);
   });
 
@@ -147,5 +148,25 @@ updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
     expect(describeJobsAndSlow(reading)).toBe(
       '; jobs: tick retention 2× hold max 31 (cpu 12) p99≤50 ms conn 200 ms; 4 slow placements (>20 ms in the order service), mean ms: queued 20, commit 5.0',
     );
+  });
+});
+
+describe('a job whose windowed maximum another scraper read', () => {
+  it('falls back to the bucket bound every run stayed within', () => {
+    const start = parsePromText(`
+updown_job_runs_total{task="tick flush"} 10
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="0.001"} 10
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="0.005"} 10
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="+Inf"} 10
+`);
+    const end = parsePromText(`
+updown_job_runs_total{task="tick flush"} 13
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="0.001"} 12
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="0.005"} 13
+updown_job_loop_hold_seconds_bucket{task="tick flush",le="+Inf"} 13
+`);
+    const reading = processReadingBetween({ cpuSeconds: 0, metrics: start }, { cpuSeconds: 1, metrics: end });
+    expect(reading.jobs['tick flush']!.loopHoldMaxMs).toBe(0);
+    expect(describeJobsAndSlow(reading)).toContain('tick flush 3× hold max ≤5.0 p99≤5.0 ms');
   });
 });

@@ -59,6 +59,11 @@ export interface JobReading {
   /** The longest stretch one run held the event loop (the windowed gauge), and the runs' p99 (histogram bucket bound). */
   readonly loopHoldMaxMs: number;
   readonly loopHoldP99Ms: number;
+  /**
+   * The bucket bound every run's hold stayed within: the only maximum left when another scraper
+   * read the windowed gauge during the window (`loopHoldMaxMs` is then 0).
+   */
+  readonly loopHoldMaxBoundMs: number;
   /** The CPU time of the longest hold: its wall time less the process's waits for a core. */
   readonly loopHoldCpuMs: number;
   /** Pool connections held by the window's runs, summed. */
@@ -160,6 +165,7 @@ export function jobsBetween(
       loopHoldMaxMs: promSum(end, 'updown_job_loop_hold_max_seconds', labels) * 1000,
       loopHoldCpuMs: promSum(end, 'updown_job_loop_hold_cpu_max_seconds', labels) * 1000,
       loopHoldP99Ms: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 0.99),
+      loopHoldMaxBoundMs: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 1),
       connectionHoldMs: held('updown_job_connection_hold_seconds_sum') * 1000,
     };
   }
@@ -202,7 +208,7 @@ export function describeJobsAndSlow(p: ProcessReading): string {
     .sort(([, a], [, b]) => b.loopHoldMaxMs - a.loopHoldMaxMs)
     .map(
       ([job, j]) =>
-        `${job} ${j.runs}× hold max ${round(j.loopHoldMaxMs)} (cpu ${round(j.loopHoldCpuMs)}) p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
+        `${job} ${j.runs}× hold max ${j.loopHoldMaxMs > 0 ? `${round(j.loopHoldMaxMs)} (cpu ${round(j.loopHoldCpuMs)})` : `≤${round(j.loopHoldMaxBoundMs)}`} p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
     );
   const phases = Object.entries(p.slowPlacements.meanPhaseMs)
     .map(([phase, ms]) => `${phase} ${round(ms)}`)
