@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { meterJob, meterJobConnections, onJobRun, type JobRun } from './job-meter';
@@ -88,6 +89,40 @@ describe('meterJob', () => {
     expect(runs[0]!.loopHoldCpuMs).toBeLessThan(2);
   });
 
+  it('counts the synchronous start and the continuation that follows it at once as one hold', async () => {
+    const runs = recordRuns();
+    // Started from a timer, as periodic jobs are. A preemption between the two halves (a busy
+    // machine) splits them fairly, so the test asks for one merged run out of several.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await new Promise<void>((resolve) =>
+        setTimeout(() => {
+          void meterJob('start and continue', async () => {
+            busyMs(4);
+            await Promise.resolve();
+            busyMs(4);
+          }).then(() => resolve());
+        }, 1),
+      );
+    }
+    expect(Math.max(...runs.map((run) => run.loopHoldMaxMs))).toBeGreaterThanOrEqual(8);
+  });
+
+  it('does not count the callback of a promise made outside the job, even when the job settles it', async () => {
+    const runs = recordRuns();
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // Someone else's continuation: it runs right after the job's slice that settles the gate.
+    const others = gate.then(() => busyMs(10));
+    await meterJob('settles', async () => {
+      await turn();
+      open();
+      await others;
+      await turn();
+    });
+    expect(runs[0]!.syncMs).toBeLessThan(5);
+    expect(runs[0]!.loopHoldCpuMs).toBeLessThan(5);
+  });
+
   it('reports a failed run too, and passes its error on', async () => {
     const runs = recordRuns();
     await expect(
@@ -127,5 +162,29 @@ describe('meterJobConnections', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]!.connectionHoldMs).toBeGreaterThanOrEqual(14);
     expect(runs[0]!.connectionHoldMs).toBeLessThan(100);
+  });
+
+  it("counts the socket's data callbacks while the run holds its connection, and not after", async () => {
+    const stream = new EventEmitter();
+    stream.on('data', () => busyMs(10));
+    const client = { connection: { stream }, release: () => undefined } as unknown as pg.PoolClient;
+    const pool = {
+      connect: () => {
+        client.release = () => undefined;
+        return Promise.resolve(client);
+      },
+    } as unknown as pg.Pool;
+    meterJobConnections(pool);
+    const runs = recordRuns();
+    await meterJob('reads rows', async () => {
+      const held = await pool.connect();
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      // As the socket would, from the loop: the rows arrive while the run waits.
+      await new Promise((resolve) => setTimeout(() => resolve(stream.emit('data', 'rows')), 1));
+      held.release();
+      await new Promise((resolve) => setTimeout(() => resolve(stream.emit('data', 'someone else')), 1));
+    });
+    expect(runs[0]!.syncMs).toBeGreaterThanOrEqual(10);
+    expect(runs[0]!.syncMs).toBeLessThan(19);
   });
 });

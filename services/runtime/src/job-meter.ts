@@ -1,4 +1,4 @@
-import { AsyncResource, createHook, executionAsyncId } from 'node:async_hooks';
+import { promiseHooks } from 'node:v8';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
@@ -26,77 +26,107 @@ export interface JobRun {
 }
 
 /**
- * A promise continuation of the job this soon after its previous slice is the same hold: only
- * microtasks ran between them, and no timer or socket of anyone else could. A slice that starts
- * from a timer, an immediate or a socket begins a new hold, however soon: the loop turned.
+ * A promise continuation of the job this soon after its previous slice, in the same run of the
+ * microtask queue, is the same hold: only microtasks ran between them, and no timer or socket of
+ * anyone else could. A slice that starts after the loop turned (a timer, an immediate, a socket)
+ * begins a new hold, however soon.
  */
 const SLICE_MERGE_GAP_MS = 0.05;
 
 interface Measuring {
   readonly job: string;
   readonly startedMs: number;
-  /** The async resources created in the run's context, so their callbacks count as the run's. */
-  readonly ids: number[];
   stretchMs: number;
   stretchCpuMs: number;
   lastSliceEndMs: number;
+  /** `drain` when the last slice ended: a slice can continue it only within the same drain. */
+  lastSliceDrain: number;
   loopHoldMaxMs: number;
   loopHoldCpuMs: number;
   syncMs: number;
   connectionHoldMs: number;
 }
 
-const tracked = new Map<number, Measuring>();
-/** The tracked resources that are not promises: their callbacks start from the loop, not a microtask. */
-const fromLoop = new Set<number>();
+/**
+ * The promises created while a run's code executes, so their continuations count as the run's.
+ * Only the job's own promises are entered; a promise of anyone else costs one comparison in
+ * `init` and nothing more, and entries go with their promises.
+ */
+const promisesOf = new WeakMap<object, Measuring>();
 let runsInProgress = 0;
+/** The run whose code executes now: the one its new promises and checkouts belong to. */
+let current: Measuring | undefined;
 let openRun: Measuring | undefined;
-let openDepth = 0;
 let openAtMs = 0;
 let openCpuUs = 0;
+/**
+ * Counts the microtask queue's drains that ran a slice of a job. When a slice ends, a microtask
+ * queues a tick that bumps it: Node runs ticks only once the microtask queue is empty, so the
+ * bump comes after every continuation that follows the slice with no turn of the loop between,
+ * and before anything else. (A tick queued straight from a timer's or socket's callback would run
+ * before that callback's microtasks.) A slice that sees the count its predecessor ended with
+ * continues it.
+ */
+let drain = 0;
+let drainEndQueued = false;
+function endDrain(): void {
+  drainEndQueued = false;
+  drain++;
+}
+function queueEndDrain(): void {
+  process.nextTick(endDrain);
+}
 
 function cpuUs(): number {
   const usage = process.cpuUsage();
   return usage.user + usage.system;
 }
 
-// Enabled only while a job runs: with no job running, placements pay nothing for the hook.
-const hook = createHook({
-  init(asyncId, type) {
-    const run = tracked.get(executionAsyncId());
-    if (run) {
-      tracked.set(asyncId, run);
-      run.ids.push(asyncId);
-      if (type !== 'PROMISE') fromLoop.add(asyncId);
-    }
+/*
+ * V8's promise hooks rather than `async_hooks`: while an async hook is enabled, Node gives every
+ * promise in the process an async id and a trigger id (two properties each) and runs its own
+ * bookkeeping per promise, which was most of an idle process's allocation while a job ran. These
+ * hooks see the same promises but leave them alone; the job's own are marked in `promisesOf`.
+ * Enabled only while a job runs: with no job running, placements pay nothing for them.
+ */
+let stopHooks: (() => void) | undefined;
+const hooks = {
+  init(promise: Promise<unknown>): void {
+    if (current !== undefined) promisesOf.set(promise, current);
   },
-  before(asyncId) {
-    const run = tracked.get(asyncId);
-    if (!run) return;
-    if (openDepth++ > 0) return;
-    if (fromLoop.has(asyncId)) run.lastSliceEndMs = Number.NEGATIVE_INFINITY;
-    openRun = run;
-    openAtMs = performance.now();
-    openCpuUs = cpuUs();
+  before(promise: Promise<unknown>): void {
+    const run = promisesOf.get(promise);
+    if (run !== undefined && openRun === undefined) openSlice(run);
   },
-  after(asyncId) {
-    if (openDepth === 0 || !tracked.has(asyncId)) return;
-    if (--openDepth === 0) closeSlice(performance.now());
+  after(promise: Promise<unknown>): void {
+    if (openRun !== undefined && promisesOf.get(promise) === openRun) closeSlice(performance.now());
   },
-});
+};
+
+function openSlice(run: Measuring): void {
+  current = run;
+  openRun = run;
+  openAtMs = performance.now();
+  openCpuUs = cpuUs();
+}
 
 function closeSlice(endMs: number): void {
   const run = openRun;
+  current = undefined;
   openRun = undefined;
-  openDepth = 0;
   if (!run) return;
   const sliceMs = endMs - openAtMs;
   const sliceCpuMs = (cpuUs() - openCpuUs) / 1000;
   run.syncMs += sliceMs;
-  const continues = openAtMs - run.lastSliceEndMs <= SLICE_MERGE_GAP_MS;
+  const continues = run.lastSliceDrain === drain && openAtMs - run.lastSliceEndMs <= SLICE_MERGE_GAP_MS;
   run.stretchMs = continues ? run.stretchMs + (endMs - run.lastSliceEndMs) : sliceMs;
   run.stretchCpuMs = continues ? run.stretchCpuMs + sliceCpuMs : sliceCpuMs;
   run.lastSliceEndMs = endMs;
+  run.lastSliceDrain = drain;
+  if (!drainEndQueued) {
+    drainEndQueued = true;
+    queueMicrotask(queueEndDrain);
+  }
   if (run.stretchMs > run.loopHoldMaxMs) {
     run.loopHoldMaxMs = run.stretchMs;
     run.loopHoldCpuMs = run.stretchCpuMs;
@@ -114,40 +144,49 @@ export function onJobRun(listener: (run: JobRun) => void): () => void {
 /**
  * Runs `task` as one run of the periodic job `job`, measuring it (`JobRun`). For jobs started by
  * `repeatEvery` this happens already; a job with its own timer wraps each run in it.
+ *
+ * The run's slices are its synchronous start and the continuations of the promises its code
+ * created (every `await` and `then` of its own), and the callbacks of the sockets of the
+ * connections it holds. Callbacks of timers or other handles it made are not timed themselves,
+ * only what they resolve: in a job they only settle a promise the job awaits.
  */
 export function meterJob<T>(job: string, task: () => Promise<T>): Promise<T> {
   const run: Measuring = {
     job,
     startedMs: performance.now(),
-    ids: [],
     stretchMs: 0,
     stretchCpuMs: 0,
     lastSliceEndMs: Number.NEGATIVE_INFINITY,
+    lastSliceDrain: -1,
     loopHoldMaxMs: 0,
     loopHoldCpuMs: 0,
     syncMs: 0,
     connectionHoldMs: 0,
   };
-  if (runsInProgress++ === 0) hook.enable();
-  const scope = new AsyncResource('updown.job');
-  tracked.set(scope.asyncId(), run);
-  run.ids.push(scope.asyncId());
+  if (runsInProgress++ === 0) stopHooks = promiseHooks.createHook(hooks) as () => void;
+  // Started inside another run's slice (a job running a job), its start is that slice's work.
+  const outer = current;
+  const opened = openRun === undefined;
+  if (opened) openSlice(run);
+  else current = run;
   let result: Promise<T>;
   try {
-    result = scope.runInAsyncScope(task);
+    result = task();
   } catch (error) {
     result = Promise.reject(error);
+  } finally {
+    if (opened) closeSlice(performance.now());
+    current = outer;
   }
   return result.finally(() => finish(run));
 }
 
 function finish(run: Measuring): void {
   if (openRun === run) closeSlice(performance.now());
-  for (const id of run.ids) {
-    tracked.delete(id);
-    fromLoop.delete(id);
+  if (--runsInProgress === 0) {
+    stopHooks?.();
+    stopHooks = undefined;
   }
-  if (--runsInProgress === 0) hook.disable();
   const done: JobRun = {
     job: run.job,
     loopHoldMaxMs: run.loopHoldMaxMs,
@@ -160,9 +199,14 @@ function finish(run: Measuring): void {
 }
 
 type Connect = (callback?: (...args: unknown[]) => void) => unknown;
-interface HandleLike {
-  getAsyncId?: () => number;
+type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boolean;
+interface Stream {
+  emit: Emit;
 }
+
+/** The run holding each metered socket's connection now, if any. */
+const socketRuns = new WeakMap<Stream, Measuring>();
+const meteredSockets = new WeakSet<Stream>();
 
 /**
  * Counts the connections a job run checks out of `pool` as its own: the time each is held, and
@@ -171,30 +215,50 @@ interface HandleLike {
 export function meterJobConnections(pool: pg.Pool): void {
   const connect = pool.connect.bind(pool) as Connect;
   const metered: Connect = (callback) => {
-    const run = runsInProgress > 0 && !callback ? tracked.get(executionAsyncId()) : undefined;
+    const run = runsInProgress > 0 && !callback ? current : undefined;
     if (!run) return connect(callback);
     return (connect() as Promise<pg.PoolClient>).then((client) => holdFor(run, client));
   };
   (pool as unknown as { connect: Connect }).connect = metered;
 }
 
+/**
+ * Times a socket's `data` events as a slice of the run holding its connection. The socket is
+ * patched once, the first time a run checks its connection out, and stays patched: outside runs
+ * the patch costs a lookup per event.
+ */
+function meterSocket(stream: Stream): void {
+  if (meteredSockets.has(stream)) return;
+  meteredSockets.add(stream);
+  const emit = stream.emit;
+  stream.emit = function (this: unknown, event: string | symbol) {
+    const run = event === 'data' && openRun === undefined ? socketRuns.get(stream) : undefined;
+    // `arguments`, not a rest parameter: every event of the socket, placements' included, would
+    // allocate an array for it.
+    // eslint-disable-next-line prefer-rest-params
+    if (run === undefined) return Reflect.apply(emit, this, arguments) as boolean;
+    openSlice(run);
+    try {
+      // eslint-disable-next-line prefer-rest-params
+      return Reflect.apply(emit, this, arguments) as boolean;
+    } finally {
+      closeSlice(performance.now());
+    }
+  };
+}
+
 function holdFor(run: Measuring, client: pg.PoolClient): pg.PoolClient {
   const checkedOutMs = performance.now();
-  const handle = (client as unknown as { connection?: { stream?: { _handle?: HandleLike } } }).connection
-    ?.stream?._handle;
-  const socketId = handle?.getAsyncId?.();
-  if (socketId !== undefined && !tracked.has(socketId)) {
-    tracked.set(socketId, run);
-    fromLoop.add(socketId);
+  const stream = (client as unknown as { connection?: { stream?: Stream } }).connection?.stream;
+  if (stream !== undefined && typeof stream.emit === 'function' && !socketRuns.has(stream)) {
+    meterSocket(stream);
+    socketRuns.set(stream, run);
   }
   // The pool gives every checkout a fresh `release`, so this wrapper lasts this checkout only.
   const release = client.release.bind(client);
   client.release = (error?: Error | boolean) => {
     run.connectionHoldMs += performance.now() - checkedOutMs;
-    if (socketId !== undefined && tracked.get(socketId) === run) {
-      tracked.delete(socketId);
-      fromLoop.delete(socketId);
-    }
+    if (stream !== undefined && socketRuns.get(stream) === run) socketRuns.delete(stream);
     release(error);
   };
   return client;
