@@ -192,3 +192,61 @@ describe('history backfill', () => {
     expect(backfillMinuteCandles(small)).not.toEqual(backfillMinuteCandles({ ...small, seed: 2 }));
   });
 });
+
+describe('candle aggregation of small and large batches', () => {
+  /** Ticks of three pairs over a few minutes, in a scrambled but repeatable order. */
+  function scrambled(count: number): Tick[] {
+    const pairs = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
+    const ticks = Array.from({ length: count }, (_, i) => ({
+      pair: pairs[i % pairs.length]!,
+      price: 100 + ((i * 37) % 23),
+      atMs: (T0 + ((i * 7919) % 600)) * 1000,
+    }));
+    return ticks.map((_, i) => ticks[(i * 101) % count]!);
+  }
+
+  /** The same candles computed the plain way, one keyed map: what both lookups must agree with. */
+  function reference(ticks: readonly Tick[], timeframesSec: readonly number[]): CandleRow[] {
+    const rows = new Map<string, CandleRow & { openAtMs: number; closeAtMs: number }>();
+    for (const tick of ticks) {
+      for (const timeframeSec of timeframesSec) {
+        const start = bucketStartSec(tick.atMs, timeframeSec);
+        const key = `${tick.pair}/${timeframeSec}/${start}`;
+        const row = rows.get(key);
+        const { price, atMs } = tick;
+        if (!row) {
+          rows.set(key, {
+            ...{ pair: tick.pair, timeframeSec, bucketStartSec: start },
+            ...{ open: price, high: price, low: price, close: price, volume: 1 },
+            ...{ openAtMs: atMs, closeAtMs: atMs },
+          });
+          continue;
+        }
+        const open = atMs < row.openAtMs;
+        const close = atMs >= row.closeAtMs;
+        rows.set(key, {
+          ...row,
+          high: Math.max(row.high, price),
+          low: Math.min(row.low, price),
+          volume: row.volume + 1,
+          ...(open ? { open: price, openAtMs: atMs } : {}),
+          ...(close ? { close: price, closeAtMs: atMs } : {}),
+        });
+      }
+    }
+    return [...rows.values()]
+      .map(({ openAtMs: _o, closeAtMs: _c, ...row }) => row)
+      .sort(
+        (a, b) =>
+          a.pair.localeCompare(b.pair) ||
+          a.timeframeSec - b.timeframeSec ||
+          a.bucketStartSec - b.bucketStartSec,
+      );
+  }
+
+  it.each([7, 40, 600])('agrees with a plain keyed aggregation for %i scrambled ticks', (count) => {
+    const ticks = scrambled(count);
+    const timeframes = [60, 300, 3600];
+    expect(aggregateCandles(ticks, timeframes)).toEqual(reference(ticks, timeframes));
+  });
+});

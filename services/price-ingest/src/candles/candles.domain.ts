@@ -40,6 +40,14 @@ interface Building {
 }
 
 /**
+ * Above this many (tick, timeframe) pairs a batch finds its candles by a string key; below it, by
+ * a scan of the candles made so far. The pipeline's batches at the feed's pace are a few ticks,
+ * and a key string made per tick and timeframe was a steady part of an idle process's allocation;
+ * a large batch (catching up) would scan too long, and its keys are a small part of its cost.
+ */
+const SCAN_CANDLES_MAX = 256;
+
+/**
  * One candle per pair, timeframe and bucket touched by the ticks. Ticks may arrive in any order:
  * open and close follow `ts` (for equal `ts`, the later tick in the list closes). The result is
  * ordered by pair, timeframe and bucket, which also gives the database a stable lock order.
@@ -48,14 +56,16 @@ export function aggregateCandles(
   ticks: readonly Tick[],
   timeframesSec: readonly number[] = TIMEFRAME_SECONDS,
 ): CandleRow[] {
-  const candles = new Map<string, Building>();
+  const built: Building[] = [];
+  const byKey =
+    ticks.length * timeframesSec.length > SCAN_CANDLES_MAX ? new Map<string, Building>() : undefined;
   for (const tick of ticks) {
     for (const timeframeSec of timeframesSec) {
       const start = bucketStartSec(tick.atMs, timeframeSec);
-      const key = `${tick.pair}\u0000${timeframeSec}\u0000${start}`;
-      const candle = candles.get(key);
+      const key = byKey && `${tick.pair}\u0000${timeframeSec}\u0000${start}`;
+      const candle = key === undefined ? scanFor(built, tick.pair, timeframeSec, start) : byKey!.get(key);
       if (!candle) {
-        candles.set(key, {
+        const made: Building = {
           pair: tick.pair,
           timeframeSec,
           bucketStartSec: start,
@@ -66,7 +76,9 @@ export function aggregateCandles(
           close: tick.price,
           closeAtMs: tick.atMs,
           volume: 1,
-        });
+        };
+        built.push(made);
+        if (key !== undefined) byKey!.set(key, made);
         continue;
       }
       candle.volume += 1;
@@ -82,7 +94,7 @@ export function aggregateCandles(
       }
     }
   }
-  return [...candles.values()]
+  return built
     .sort(
       (a, b) =>
         (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0) ||
@@ -99,6 +111,21 @@ export function aggregateCandles(
       close,
       volume,
     }));
+}
+
+/** Newest first: consecutive ticks mostly fall in the candles made last. */
+function scanFor(
+  built: readonly Building[],
+  pair: string,
+  timeframeSec: number,
+  start: number,
+): Building | undefined {
+  for (let i = built.length - 1; i >= 0; i--) {
+    const candle = built[i]!;
+    if (candle.bucketStartSec === start && candle.timeframeSec === timeframeSec && candle.pair === pair)
+      return candle;
+  }
+  return undefined;
 }
 
 /** What the stored candle becomes when a later batch's candle for the same bucket is merged in. */
