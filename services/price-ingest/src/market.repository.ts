@@ -1,8 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
-import { preparedStatement, type Database } from '@updown/runtime';
+import { byteaArray, numberArray, preparedStatement, textArray, type Database } from '@updown/runtime';
 import type { CandleRow } from './candles/candles.domain';
 import type { ChainedTick } from './chain/tick-chain';
-import { byteaArray, numberArray, textArray } from './db/array-literals';
 import type { Tick } from './feed/price-provider';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -11,7 +10,7 @@ type Db = Kysely<Database> | Transaction<Database>;
  * Reads and writes of the market tables. Batches travel as arrays through `unnest`, so one
  * statement writes any number of rows with a fixed number of parameters. The feed's own writes,
  * five a second even with no one trading, have their texts fixed here and their arrays sent as
- * literals (db/array-literals.ts): no query is built per batch, and each connection plans them once.
+ * literals (`@updown/runtime`, db/array-literals.ts): no query is built per batch, and each connection plans them once.
  */
 
 export interface FeedPairRow {

@@ -11,15 +11,28 @@ export { ManualClock, OffsetClock, systemClock, type Clock } from './clock';
 export { repeatEvery, type RepeatOptions, type Repeating } from './repeat';
 export { meterJob, onJobRun, type JobRun } from './job-meter';
 export { createLoopSlicer, JOB_SLICE_MS, type LoopSlicer } from './loop-slicer';
-export { createDb, withDefaultUser, type DbHandle } from './db/pool';
+export { createDb, poolOf, withDefaultUser, type DbHandle } from './db/pool';
 export {
   allColumns,
   executePrepared,
   fixedStatement,
+  PgTransaction,
   preparedStatement,
   PREPARED_TEXTS_MAX,
+  runPgTransaction,
   selectList,
+  unnamedStatement,
+  type SqlTransaction,
+  type StatementTarget,
 } from './db/prepared';
+export {
+  byteaArray,
+  nullableNumberArray,
+  nullableTextArray,
+  numberArray,
+  textArray,
+  uncachedTextArray,
+} from './db/array-literals';
 export type { Database, NullableTimestamp, OutboxTable, Timestamp } from './db/schema';
 export { offlineDb, type OfflineDbOptions } from './db/offline';
 export { openDatabase, type ResolvedDatabase } from './db/database';

@@ -1,7 +1,13 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { preparedStatement, type Database } from '@updown/runtime';
+import {
+  nullableNumberArray,
+  nullableTextArray,
+  numberArray,
+  preparedStatement,
+  textArray,
+  type Database,
+} from '@updown/runtime';
 import type { AdminPairFeed, FeedHealth } from '@updown/schemas/api';
-import { nullableNumberArray, nullableTextArray, numberArray, textArray } from '../db/array-literals';
 import { listPairs } from '../queries/pairs.repository';
 import { isStale } from './feed-status.domain';
 
@@ -50,7 +56,7 @@ export async function writeFeedReports(db: Db, reports: readonly FeedReport[], n
 }
 
 // Written every report interval even with no one watching: fixed texts, each column one array
-// literal (see db/array-literals.ts), so no query is built per report.
+// literal (see the runtime's db/array-literals.ts), so no query is built per report.
 const upsertFeedStatus = preparedStatement<
   never,
   [string, string, string, string, string, string, string, string, string, string, string, number]

@@ -83,6 +83,17 @@ export function connectionOptions(url: string): { connectionString: string; opti
   };
 }
 
+/** The pool under each engine `Kysely` that `createDb` made, for the paths that hold a client directly. */
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/**
+ * The pg pool a `Kysely` from `createDb` runs on; undefined for any other (a test's own instance
+ * with a logger or plugins), whose callers then take kysely's own transaction instead.
+ */
+export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export interface DbHandle {
   readonly pool: pg.Pool;
   readonly db: Kysely<Database>;
@@ -110,6 +121,7 @@ export function createDb(url: string, options: { max?: number; applicationName?:
   // A periodic job's checkouts are timed as its own (`updown_job_connection_hold_seconds`).
   meterJobConnections(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   let closed = false;
   return {
     pool,

@@ -7,6 +7,7 @@ import {
   type RawBuilder,
   type Transaction,
 } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './schema';
 
 /**
@@ -58,9 +59,7 @@ export function executePrepared<R>(
   query: CompiledQuery<R> | Compilable<R>,
 ): Promise<QueryResult<R>> {
   const compiled = 'compile' in query ? query.compile() : query;
-  if (!names.has(compiled.sql) && names.size < PREPARED_TEXTS_MAX) {
-    names.set(compiled.sql, `updown_prepared_${names.size + 1}`);
-  }
+  nameFor(compiled.sql);
   return db.executeQuery(compiled);
 }
 
@@ -80,14 +79,102 @@ export function fixedStatement<R, Params extends readonly unknown[]>(
 }
 
 /**
+ * A transaction held on a pooled pg client directly (`runPgTransaction`), for the placement batch:
+ * its fixed statements go straight to `client.query`, without kysely's per-statement compile,
+ * plugins and result objects. One per transaction, so state kept per transaction (the wallet's
+ * lock ladder) is keyed by it, never by the client, which outlives it.
+ */
+export class PgTransaction {
+  constructor(readonly client: pg.ClientBase) {}
+}
+
+/** A transaction either way: kysely's (everything else) or a raw client's (the placement batch). */
+export type SqlTransaction = Transaction<Database> | PgTransaction;
+
+/** Where a fixed statement can run. */
+export type StatementTarget = Kysely<Database> | SqlTransaction;
+
+/**
+ * Begins a transaction on a client of `pool`, runs `work` on it, commits, and releases the client;
+ * on any error it rolls back and rethrows. `begin`, `commit` and `rollback` go as simple-protocol
+ * texts (nothing to parse or plan). A client whose rollback fails (its connection is gone) is
+ * destroyed rather than returned to the pool. An error from the commit itself is thrown as it is:
+ * the caller that needs to tell it apart knows whether `work` had returned.
+ */
+export async function runPgTransaction<T>(
+  pool: pg.Pool,
+  work: (trx: PgTransaction) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('begin');
+    const result = await work(new PgTransaction(client));
+    await client.query('commit');
+    return result;
+  } catch (error) {
+    try {
+      await client.query('rollback');
+    } catch (rollbackError) {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function nameFor(text: string): string | undefined {
+  let name = names.get(text);
+  if (name === undefined && names.size < PREPARED_TEXTS_MAX) {
+    name = `updown_prepared_${names.size + 1}`;
+    names.set(text, name);
+  }
+  return name;
+}
+
+/**
  * A hot statement of fixed text (`fixedStatement`), run as a named prepared statement: its text
  * is the same on every call by construction, so each connection parses and plans it once.
+ *
+ * On a kysely connection or transaction it runs as a builder, through the caller's plugins (a
+ * test's plugin that fails the ledger write must see it). On a `PgTransaction` it is sent as it
+ * is on the client, with its values in `$n` order: nothing is compiled or wrapped per call, and
+ * no plugin runs, which only the placement batch, which has none, does.
  */
 export function preparedStatement<R, Params extends readonly unknown[]>(
   text: string,
-): (db: Kysely<Database> | Transaction<Database>, ...params: Params) => Promise<QueryResult<R>> {
+): (db: StatementTarget, ...params: Params) => Promise<QueryResult<R>> {
   const build = fixedStatement<R, Params>(text);
-  return (db, ...params) => executePrepared(db, build(...params).compile(db));
+  return (db, ...params) => {
+    if (db instanceof PgTransaction) {
+      const name = nameFor(text);
+      const values = params as readonly unknown[] as unknown[];
+      return db.client.query(
+        name === undefined ? { text, values } : { name, text, values },
+      ) as unknown as Promise<QueryResult<R>>;
+    }
+    return executePrepared(db, build(...params).compile(db));
+  };
+}
+
+/**
+ * As `preparedStatement`, but unnamed (planned for its values on every run): for a statement whose
+ * best plan depends on its arrays' size (the ledger's large batches).
+ */
+export function unnamedStatement<R, Params extends readonly unknown[]>(
+  text: string,
+): (db: StatementTarget, ...params: Params) => Promise<QueryResult<R>> {
+  const build = fixedStatement<R, Params>(text);
+  return (db, ...params) => {
+    if (db instanceof PgTransaction) {
+      return db.client.query({
+        text,
+        values: params as readonly unknown[] as unknown[],
+      }) as unknown as Promise<QueryResult<R>>;
+    }
+    return build(...params).execute(db);
+  };
 }
 
 /**

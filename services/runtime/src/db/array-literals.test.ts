@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { byteaArray, nullableNumberArray, nullableTextArray, numberArray, textArray } from './array-literals';
+import {
+  byteaArray,
+  nullableNumberArray,
+  nullableTextArray,
+  numberArray,
+  textArray,
+  uncachedTextArray,
+} from './array-literals';
 
 describe('array literals', () => {
   it('joins numbers as JavaScript prints them, integers and fractions alike', () => {
@@ -26,5 +33,21 @@ describe('array literals', () => {
     expect(nullableTextArray([null, 'NULL', 'timeout "x"'], (s) => s)).toBe(
       '{NULL,"NULL","timeout \\"x\\""}',
     );
+  });
+
+  it('quotes values seen once the same way, braces, commas, spaces and quotes included', () => {
+    const texts = [
+      '{a,b}',
+      'x}',
+      ' lead',
+      'q"\\',
+      '8f0c6a52-6c1e-4d6e-9a43-0b7a5c1f9e21',
+      '2026-01-05T12:00:00.000Z',
+    ];
+    expect(uncachedTextArray(texts, (s) => s)).toBe(textArray(texts, (s) => s));
+    expect(uncachedTextArray(texts, (s) => s)).toBe(
+      '{"{a,b}","x}"," lead","q\\"\\\\","8f0c6a52-6c1e-4d6e-9a43-0b7a5c1f9e21","2026-01-05T12:00:00.000Z"}',
+    );
+    expect(uncachedTextArray([], (s: string) => s)).toBe('{}');
   });
 });

@@ -1,7 +1,14 @@
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { byteaArray, nullableNumberArray, nullableTextArray, numberArray, textArray } from './array-literals';
+import {
+  byteaArray,
+  nullableNumberArray,
+  nullableTextArray,
+  numberArray,
+  textArray,
+  uncachedTextArray,
+} from './array-literals';
 
 let database: TestDatabase;
 
@@ -40,5 +47,44 @@ describe('array literals read back by PostgreSQL', () => {
     );
     expect(rows[0]!.t).toEqual(texts);
     expect(rows[0]!.f.map((n) => (n === null ? null : Number(n)))).toEqual(numbers);
+  });
+
+  it('reads back uuids, timestamps, bigints and numerics cast from their literals, as the placement sends them', async () => {
+    const ids = ['8f0c6a52-6c1e-4d6e-9a43-0b7a5c1f9e21', '00000000-0000-0000-0000-000000000000'];
+    const times = ['2026-01-05T12:00:00.000Z', '1999-12-31T23:59:59.999Z'];
+    const cents = [2 ** 53 - 1, -1, 0];
+    const pcts = [87.5, 80, 0.01];
+    const keys = ['k,1', null, '{"json": [1, 2]}', 'tab\there', 'NULL'];
+    const { rows } = await database.db.executeQuery<{
+      u: string[];
+      ts: Date[];
+      b: number[];
+      n: number[];
+      k: (string | null)[];
+    }>(
+      CompiledQuery.raw(
+        'select $1::uuid[] as u, $2::timestamptz[] as ts, $3::bigint[] as b, $4::numeric[] as n, $5::text[] as k',
+        [
+          uncachedTextArray(ids, (s) => s),
+          uncachedTextArray(times, (s) => s),
+          numberArray(cents, (n) => n),
+          numberArray(pcts, (n) => n),
+          nullableTextArray(keys, (s) => s),
+        ],
+      ),
+    );
+    expect(rows[0]!.u).toEqual(ids);
+    expect(rows[0]!.ts.map((d) => d.toISOString())).toEqual(times);
+    expect(rows[0]!.b.map(Number)).toEqual(cents);
+    expect(rows[0]!.n.map(Number)).toEqual(pcts);
+    expect(rows[0]!.k).toEqual(keys);
+  });
+
+  it('refuses an element that is not of the type, rather than reading it as something else', async () => {
+    await expect(
+      database.db.executeQuery(
+        CompiledQuery.raw('select $1::uuid[] as u', [uncachedTextArray(['not-a-uuid'], (s) => s)]),
+      ),
+    ).rejects.toMatchObject({ code: '22P02' });
   });
 });

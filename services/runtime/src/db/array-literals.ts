@@ -1,11 +1,14 @@
 /**
- * PostgreSQL array literals (`{1,2.5}`, `{"BTC/USD"}`, `{\\x00ff}`) for the feed's batch writes,
- * sent as one text parameter each and cast in the statement (`$1::float8[]`).
+ * PostgreSQL array literals (`{1,2.5}`, `{"BTC/USD"}`, `{\\x00ff}`) for set-based writes (the
+ * feed's batches, the placement batch's statements), sent as one text parameter each and cast in
+ * the statement (`$1::float8[]`, `$1::uuid[]`, `$1::timestamptz[]`).
  *
  * node-postgres turns a JS array parameter into the same literal itself, but it quotes and
  * regex-escapes every element and grows the result one concatenation at a time: for the feed's
  * five batches a second that was the single largest allocation of an idle process. Here numbers
- * are joined once, and a text element's quoted form is kept per distinct value (the pair symbols).
+ * are joined once, and a text element's quoted form is kept per distinct value where values
+ * repeat (pair symbols, account codes); ids and keys that are new on every call are quoted
+ * without being kept (`uncachedTextArray`).
  */
 
 /** Distinct quoted texts kept; past it the cache starts over (pair symbols are a few dozen). */
@@ -39,6 +42,16 @@ export function nullableNumberArray<T>(rows: readonly T[], value: (row: T) => nu
 export function textArray<T>(rows: readonly T[], value: (row: T) => string): string {
   const parts = new Array<string>(rows.length);
   for (let i = 0; i < rows.length; i++) parts[i] = quoted(value(rows[i]!));
+  return `{${parts.join(',')}}`;
+}
+
+/**
+ * `{"a","b"}` as `textArray`, for values seen once (trade ids, idempotency keys, timestamps as
+ * ISO text): their quoted forms are not kept, so they do not push the repeated ones out.
+ */
+export function uncachedTextArray<T>(rows: readonly T[], value: (row: T) => string): string {
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) parts[i] = quote(value(rows[i]!));
   return `{${parts.join(',')}}`;
 }
 

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../testing/test-database';
+import { numberArray, textArray } from './array-literals';
+import { poolOf } from './pool';
+import { PgTransaction, preparedStatement, runPgTransaction, unnamedStatement } from './prepared';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  // One connection: every transaction below takes the same client, so a leaked one would hang.
+  database = await createTestDatabase({ max: 1 });
+  await sql`create table scratch (id int primary key, note text not null,
+              tag int unique deferrable initially deferred)`.execute(database.db);
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const insertScratch = preparedStatement<{ id: number }, [ids: string, notes: string]>(`
+  insert into scratch (id, note) select * from unnest($1::int[], $2::text[]) returning id`);
+const countScratch = unnamedStatement<{ n: number }, []>(`select count(*)::int as n from scratch`);
+
+async function notes(): Promise<string[]> {
+  const { rows } = await sql<{ note: string }>`select note from scratch order by id`.execute(database.db);
+  return rows.map((row) => row.note);
+}
+
+async function preparedTexts(): Promise<string[]> {
+  const { rows } = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+    database.db,
+  );
+  return rows.map((row) => row.statement);
+}
+
+describe('runPgTransaction', () => {
+  it('knows the pool of the engine database and of no other Kysely', () => {
+    expect(poolOf(database.db)).toBe(database.pool);
+    expect(poolOf(database.db.withoutPlugins())).toBeUndefined();
+  });
+
+  it('commits what its work wrote, runs fixed statements on the client as named ones, and releases the client', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    const result = await runPgTransaction(database.pool, async (trx) => {
+      expect(trx).toBeInstanceOf(PgTransaction);
+      const { rows } = await insertScratch(
+        trx,
+        numberArray([1, 2], (n) => n),
+        textArray(['a "quoted", {braced} note', 'back\\slash'], (s) => s),
+      );
+      const { rows: counted } = await countScratch(trx);
+      return { ids: rows.map((row) => row.id), count: counted[0]!.n };
+    });
+    expect(result).toEqual({ ids: [1, 2], count: 2 });
+    expect(await notes()).toEqual(['a "quoted", {braced} note', 'back\\slash']);
+    // The single connection came back to the pool (the reads above ran on it), and the fixed text
+    // is prepared on it, under the text the kysely path would also send; the unnamed one is not.
+    const prepared = await preparedTexts();
+    expect(prepared.some((text) => text.includes('insert into scratch'))).toBe(true);
+    expect(prepared.some((text) => text.includes('count(*)::int as n from scratch'))).toBe(false);
+    expect(database.pool.totalCount).toBe(1);
+  });
+
+  it('gives the same rows through a kysely transaction', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    const rows = await database.db.transaction().execute(async (trx) => {
+      await insertScratch(
+        trx,
+        numberArray([7], (n) => n),
+        textArray(['kysely'], (s) => s),
+      );
+      return (await countScratch(trx)).rows;
+    });
+    expect(rows).toEqual([{ n: 1 }]);
+    expect(await notes()).toEqual(['kysely']);
+  });
+
+  it('rolls back and rethrows the error of its work, and the client serves the next transaction', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    const failure = new Error('refused');
+    await expect(
+      runPgTransaction(database.pool, async (trx) => {
+        await insertScratch(
+          trx,
+          numberArray([1], (n) => n),
+          textArray(['rolled back'], (s) => s),
+        );
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await notes()).toEqual([]);
+    await runPgTransaction(database.pool, (trx) =>
+      insertScratch(
+        trx,
+        numberArray([2], (n) => n),
+        textArray(['after'], (s) => s),
+      ),
+    );
+    expect(await notes()).toEqual(['after']);
+  });
+
+  it('throws the commit error when the commit fails, and writes nothing', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    let returned = false;
+    const error = await runPgTransaction(database.pool, async (trx) => {
+      // A deferred unique constraint is checked at commit: the statements succeed, the commit fails.
+      await trx.client.query(`insert into scratch (id, note, tag) values (1, 'x', 5), (2, 'y', 5)`);
+      returned = true;
+    }).catch((caught: unknown) => caught);
+    expect(returned).toBe(true);
+    expect(error).toMatchObject({ code: '23505' });
+    expect(await notes()).toEqual([]);
+  });
+
+  it('destroys a client whose connection died instead of returning it to the pool', async () => {
+    const before = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+    await expect(
+      runPgTransaction(database.pool, async (trx) => {
+        await trx.client.query('select pg_terminate_backend(pg_backend_pid())');
+      }),
+    ).rejects.toThrow();
+    // The next checkout opens a new connection (a new backend) that works.
+    const after = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
+    expect(after.rows[0]!.pid).not.toBe(before.rows[0]!.pid);
+    expect(database.pool.totalCount).toBe(1);
+  });
+});
