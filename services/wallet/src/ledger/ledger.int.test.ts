@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPgTransaction } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { SYSTEM_ACCOUNT_SHARDS, SYSTEM_ACCOUNT_TYPES, type Posting } from './ledger.domain';
 import { IdempotencyConflict, InsufficientFunds, UnknownAccount } from './ledger.errors';
@@ -129,6 +130,31 @@ describe('ledger', () => {
     expect(again).toMatchObject({ entryId: first.entryId, replayed: true });
     expect(again.postings).toEqual(first.postings);
     expect((await getUserBalances(database.db, user)).real).toBe(500);
+  });
+
+  it('replays and refuses reused keys the same way on a transaction held on a pg client', async () => {
+    const user = await newUser();
+    const command = {
+      kind: 'deposit' as const,
+      idempotencyKey: `raw:${user}`,
+      postings: [
+        { account: { system: 'payments_clearing' }, amount: -300 },
+        { account: { owner: user, type: 'real' }, amount: 300 },
+      ] satisfies Posting[],
+    };
+    const first = await runPgTransaction(database.pool, (trx) => transfer(trx, command));
+    const again = await runPgTransaction(database.pool, (trx) => transfer(trx, command));
+    expect(first.replayed).toBe(false);
+    expect(again).toEqual({ ...first, replayed: true });
+    await expect(
+      runPgTransaction(database.pool, (trx) =>
+        transfer(trx, {
+          ...command,
+          postings: command.postings.map((p) => ({ ...p, amount: p.amount * 2 })),
+        }),
+      ),
+    ).rejects.toBeInstanceOf(IdempotencyConflict);
+    expect(await getUserBalances(database.db, user)).toMatchObject({ real: 300 });
   });
 
   it('refuses a reused idempotency key for a different transfer', async () => {

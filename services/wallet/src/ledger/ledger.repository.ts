@@ -1,6 +1,15 @@
 import { hash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { fixedStatement, preparedStatement, type Database } from '@updown/runtime';
+import {
+  nullableTextArray,
+  numberArray,
+  preparedStatement,
+  textArray,
+  uncachedTextArray,
+  unnamedStatement,
+  type Database,
+  type SqlTransaction,
+} from '@updown/runtime';
 import {
   canonicalTransfer,
   resolveTransfer,
@@ -49,8 +58,8 @@ const postTransfer = preparedStatement<
     requestHash: string,
     ref: string | null,
     occurredAt: Date | null,
-    codes: string[],
-    amounts: number[],
+    codes: string,
+    amounts: string,
   ]
 >(`
   with entry as (
@@ -91,7 +100,7 @@ const postTransfer = preparedStatement<
  * used before makes it post nothing; a second statement then reads the first entry (`replayed`).
  */
 export async function transfer(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   command: TransferCommand & { readonly occurredAt?: Date },
 ): Promise<TransferResult> {
   const resolved = resolveTransfer(command);
@@ -112,8 +121,8 @@ export async function transfer(
       requestHash,
       command.ref === undefined ? null : JSON.stringify(command.ref),
       command.occurredAt ?? null,
-      codes,
-      amounts,
+      uncachedTextArray(codes, same),
+      numberArray(amounts, same),
     ));
   } catch (error) {
     throw translateError(error, codes);
@@ -151,16 +160,17 @@ interface BatchRow {
   postings: number;
 }
 
+/** Each an array literal (`@updown/runtime`'s array-literals). */
 type BatchParams = [
-  kinds: string[],
-  idempotencyKeys: string[],
-  requestHashes: string[],
-  refs: (string | null)[],
-  occurredAt: (string | null)[],
-  codes: string[],
-  lineCommands: number[],
-  lineAccounts: number[],
-  lineAmounts: number[],
+  kinds: string,
+  idempotencyKeys: string,
+  requestHashes: string,
+  refs: string,
+  occurredAt: string,
+  codes: string,
+  lineCommands: string,
+  lineAccounts: string,
+  lineAmounts: string,
 ];
 
 /**
@@ -231,7 +241,7 @@ const POST_BATCH = `
 export const TRANSFER_BATCH_PREPARED_MAX = 64;
 
 /** The same text unnamed, for the batches too large to share one plan. */
-const postLargeBatch = fixedStatement<BatchRow, BatchParams>(POST_BATCH);
+const postLargeBatch = unnamedStatement<BatchRow, BatchParams>(POST_BATCH);
 
 const postSmallBatch = preparedStatement<BatchRow, BatchParams>(
   `-- at most ${TRANSFER_BATCH_PREPARED_MAX} transfers, prepared${POST_BATCH}`,
@@ -255,7 +265,7 @@ const postSmallBatch = preparedStatement<BatchRow, BatchParams>(
  * rows is quadratic for a settlement batch of 10,000.
  */
 export async function transferBatch(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   commands: readonly BatchCommand[],
 ): Promise<BatchTransferResult> {
   if (commands.length === 0) return { entryIds: new Map(), replayedKeys: [], postings: 0 };
@@ -288,20 +298,20 @@ export async function transferBatch(
   let rows: BatchRow[];
   try {
     const params: BatchParams = [
-      resolved.map((r) => r.command.kind),
-      resolved.map((r) => r.command.idempotencyKey),
-      resolved.map((r) => r.requestHash),
-      resolved.map((r) => (r.command.ref === undefined ? null : JSON.stringify(r.command.ref))),
-      resolved.map((r) => r.command.occurredAt?.toISOString() ?? null),
-      codes,
-      lineCommand,
-      lineAccount,
-      lineAmount,
+      textArray(resolved, kindOf),
+      uncachedTextArray(resolved, keyOf),
+      uncachedTextArray(resolved, hashOf),
+      nullableTextArray(resolved, refOf),
+      nullableTextArray(resolved, occurredAtOf),
+      uncachedTextArray(codes, same),
+      numberArray(lineCommand, same),
+      numberArray(lineAccount, same),
+      numberArray(lineAmount, same),
     ];
-    ({ rows } =
-      commands.length <= TRANSFER_BATCH_PREPARED_MAX
-        ? await postSmallBatch(trx, ...params)
-        : await postLargeBatch(...params).execute(trx));
+    ({ rows } = await (commands.length <= TRANSFER_BATCH_PREPARED_MAX ? postSmallBatch : postLargeBatch)(
+      trx,
+      ...params,
+    ));
   } catch (error) {
     throw translateError(error, codes.slice(0, UNKNOWN_CODES_LISTED_MAX));
   }
@@ -321,6 +331,13 @@ interface ResolvedCommand {
   readonly requestHash: string;
 }
 
+const same = <T>(value: T) => value;
+const kindOf = (r: ResolvedCommand) => r.command.kind;
+const keyOf = (r: ResolvedCommand) => r.command.idempotencyKey;
+const hashOf = (r: ResolvedCommand) => r.requestHash;
+const refOf = (r: ResolvedCommand) => (r.command.ref === undefined ? null : JSON.stringify(r.command.ref));
+const occurredAtOf = (r: ResolvedCommand) => r.command.occurredAt?.toISOString() ?? null;
+
 function resolveBatch(commands: readonly BatchCommand[]): ResolvedCommand[] {
   const keys = new Set<string>();
   return commands.map((command) => {
@@ -339,20 +356,18 @@ function resolveBatch(commands: readonly BatchCommand[]): ResolvedCommand[] {
   });
 }
 
+/** The first entries of replayed keys, fixed text so that it runs on any transaction. */
+const selectEntriesByKeys = preparedStatement<
+  { id: number; idempotency_key: string; request_hash: string },
+  [keys: string]
+>(`select id, idempotency_key, request_hash from ledger_entries where idempotency_key = any($1::text[])`);
+
 async function checkReplays(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   replays: readonly ResolvedCommand[],
   entryIds: Map<string, number>,
 ): Promise<void> {
-  const rows = await trx
-    .selectFrom('ledger_entries')
-    .select(['id', 'idempotency_key', 'request_hash'])
-    .where(
-      'idempotency_key',
-      'in',
-      replays.map((r) => r.command.idempotencyKey),
-    )
-    .execute();
+  const { rows } = await selectEntriesByKeys(trx, uncachedTextArray(replays, keyOf));
   const existing = new Map(rows.map((r) => [r.idempotency_key, r]));
   for (const replay of replays) {
     const entry = existing.get(replay.command.idempotencyKey);
@@ -366,24 +381,27 @@ async function checkReplays(
 /** An unbalanced batch names at most this many of its accounts: enough to find the unopened one. */
 const UNKNOWN_CODES_LISTED_MAX = 20;
 
+const selectEntryByKey = preparedStatement<{ id: number; request_hash: string }, [key: string]>(
+  `select id, request_hash from ledger_entries where idempotency_key = $1`,
+);
+
+const selectEntryLines = preparedStatement<
+  { code: string; amount: number; balance_after: number },
+  [entryId: number]
+>(`
+  select a.code, p.amount, p.balance_after
+  from ledger_postings p join ledger_accounts a on a.id = p.account_id
+  where p.entry_id = $1 order by a.code`);
+
 async function replay(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   idempotencyKey: string,
   requestHash: string,
 ): Promise<TransferResult> {
-  const entry = await trx
-    .selectFrom('ledger_entries')
-    .select(['id', 'request_hash'])
-    .where('idempotency_key', '=', idempotencyKey)
-    .executeTakeFirstOrThrow();
+  const [entry] = (await selectEntryByKey(trx, idempotencyKey)).rows;
+  if (!entry) throw new Error(`ledger entry ${idempotencyKey} is gone`);
   if (entry.request_hash !== requestHash) throw new IdempotencyConflict(idempotencyKey);
-  const lines = await trx
-    .selectFrom('ledger_postings as p')
-    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
-    .select(['a.code', 'p.amount', 'p.balance_after'])
-    .where('p.entry_id', '=', entry.id)
-    .orderBy('a.code')
-    .execute();
+  const { rows: lines } = await selectEntryLines(trx, entry.id);
   return {
     entryId: entry.id,
     replayed: true,

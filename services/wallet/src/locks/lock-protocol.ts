@@ -1,5 +1,5 @@
 import { sql, type Transaction } from 'kysely';
-import { executePrepared, type Database } from '@updown/runtime';
+import { preparedStatement, uncachedTextArray, type Database, type SqlTransaction } from '@updown/runtime';
 
 /**
  * The wallet's lock protocol: which rows a money command locks and in what order. Every command
@@ -48,9 +48,9 @@ interface LadderState {
   accounts: ReadonlySet<string> | undefined;
 }
 
-const ladders = new WeakMap<Transaction<Database>, LadderState>();
+const ladders = new WeakMap<SqlTransaction, LadderState>();
 
-function ladderOf(trx: Transaction<Database>): LadderState {
+function ladderOf(trx: SqlTransaction): LadderState {
   let state = ladders.get(trx);
   if (!state) {
     state = { level: -1, accounts: undefined };
@@ -60,7 +60,7 @@ function ladderOf(trx: Transaction<Database>): LadderState {
 }
 
 /** Moves the transaction's ladder to `level`, refusing a step down (and a second level-4 step). */
-function step(trx: Transaction<Database>, level: LockLevel): LadderState {
+function step(trx: SqlTransaction, level: LockLevel): LadderState {
   const state = ladderOf(trx);
   const index = LOCK_LEVELS.indexOf(level);
   if (index < state.level) {
@@ -74,7 +74,7 @@ function step(trx: Transaction<Database>, level: LockLevel): LadderState {
 }
 
 /** The highest level this transaction holds, for tests and assertions. */
-export function heldLockLevel(trx: Transaction<Database>): LockLevel | undefined {
+export function heldLockLevel(trx: SqlTransaction): LockLevel | undefined {
   const { level } = ladderOf(trx);
   return level < 0 ? undefined : LOCK_LEVELS[level];
 }
@@ -103,7 +103,7 @@ export async function claimRows<T>(trx: Transaction<Database>, claim: () => Prom
  * Level 5: runs the caller's statement locking the risk books of its pairs (`select … order by
  * pair for update`) as this command's books step.
  */
-export async function lockBooks<T>(trx: Transaction<Database>, lock: () => Promise<T>): Promise<T> {
+export async function lockBooks<T>(trx: SqlTransaction, lock: () => Promise<T>): Promise<T> {
   step(trx, 'books');
   return lock();
 }
@@ -130,32 +130,38 @@ export async function lockActiveBonuses(
 }
 
 /**
+ * Prepared: one text whatever the number of codes, and it is on the path of every placement. The
+ * codes go as one array literal (per-user codes, so their quoted forms are not kept).
+ */
+const selectAccountsForUpdate = preparedStatement<{ code: string; balance: number }, [codes: string]>(`
+  select code, balance from ledger_accounts where code = any($1::text[])
+  order by id for update`);
+
+const same = (code: string) => code;
+
+/**
  * Level 4: every ledger account the command will touch, by code, in one statement and in id
  * order. Returns the balances the command decides on (codes of accounts never opened are absent).
  */
 export async function lockAccounts(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   codes: readonly string[],
 ): Promise<Map<string, number>> {
   const state = step(trx, 'accounts');
   const unique = [...new Set(codes)];
   state.accounts = new Set(unique);
   if (unique.length === 0) return new Map();
-  // Prepared: one text whatever the number of codes, and it is on the path of every placement.
-  const { rows } = await executePrepared(
-    trx,
-    sql<{ code: string; balance: number }>`
-      select code, balance from ledger_accounts where code = any(${unique}::text[])
-      order by id for update`.compile(trx),
-  );
-  return new Map(rows.map((r) => [r.code, Number(r.balance)]));
+  const { rows } = await selectAccountsForUpdate(trx, uncachedTextArray(unique, same));
+  const balances = new Map<string, number>();
+  for (const row of rows) balances.set(row.code, Number(row.balance));
+  return balances;
 }
 
 /**
  * For a command that reads balances after taking level 4 and decides on them (a bonus conversion
  * moving a balance it reads): throws unless these accounts are among the ones it holds.
  */
-export function assertAccountsHeld(trx: Transaction<Database>, codes: readonly string[]): void {
+export function assertAccountsHeld(trx: SqlTransaction, codes: readonly string[]): void {
   const held = ladderOf(trx).accounts;
   const missing = held ? codes.filter((code) => !held.has(code)) : [...codes];
   if (missing.length > 0) {
@@ -168,7 +174,7 @@ export function assertAccountsHeld(trx: Transaction<Database>, codes: readonly s
  * command already took level 4, those accounts must be among the ones it holds; otherwise the
  * posting's own one-statement lock is the command's level-4 step.
  */
-export function enterPostingLock(trx: Transaction<Database>, codes: readonly string[]): void {
+export function enterPostingLock(trx: SqlTransaction, codes: readonly string[]): void {
   const state = ladderOf(trx);
   if (state.accounts) {
     const missing = codes.filter((code) => !state.accounts!.has(code));

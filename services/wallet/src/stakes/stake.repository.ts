@@ -1,5 +1,5 @@
-import { sql, type Expression, type RawBuilder, type Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import type { SqlTransaction } from '@updown/runtime';
 import { userAccountCode } from '../ledger/ledger.domain';
 import { InsufficientFunds } from '../ledger/ledger.errors';
 import { transfer, transferBatch } from '../ledger/ledger.repository';
@@ -22,7 +22,7 @@ import { BonusStakeCapExceeded } from './stake.errors';
  */
 
 /** The stake balances this transaction locked, per user: what `holdStakes` decides on. */
-const lockedStakes = new WeakMap<Transaction<Database>, Map<string, StakeBalances>>();
+const lockedStakes = new WeakMap<SqlTransaction, Map<string, StakeBalances>>();
 
 /**
  * Locks all six stake accounts (real, bonus, demo and their in-play accounts) of each user, in one
@@ -31,23 +31,24 @@ const lockedStakes = new WeakMap<Transaction<Database>, Map<string, StakeBalance
  * holding one a settlement or a bonus command could be waiting for. Accounts never opened read 0.
  */
 export async function lockStakeAccounts(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   userIds: readonly string[],
 ): Promise<Map<string, StakeBalances>> {
   const ids = [...new Set(userIds)];
-  const balances = await lockAccounts(
-    trx,
-    ids.flatMap((id) => STAKE_ACCOUNT_TYPES.map((type) => userAccountCode(id, type))),
-  );
-  const result = new Map(
-    ids.map((id) => [
-      id,
-      Object.fromEntries(
-        STAKE_ACCOUNT_TYPES.map((type) => [type, balances.get(userAccountCode(id, type)) ?? 0]),
-      ) as StakeBalances,
-    ]),
-  );
-  lockedStakes.set(trx, new Map([...result].map(([id, b]) => [id, { ...b }])));
+  const codes: string[] = [];
+  for (const id of ids) for (const type of STAKE_ACCOUNT_TYPES) codes.push(userAccountCode(id, type));
+  const balances = await lockAccounts(trx, codes);
+  // The caller's copy and the one `holdStakes` keeps and moves on are separate objects.
+  const result = new Map<string, StakeBalances>();
+  const kept = new Map<string, StakeBalances>();
+  let c = 0;
+  for (const id of ids) {
+    const own = {} as StakeBalances;
+    for (const type of STAKE_ACCOUNT_TYPES) own[type] = balances.get(codes[c++]!) ?? 0;
+    result.set(id, own);
+    kept.set(id, { ...own });
+  }
+  lockedStakes.set(trx, kept);
   return result;
 }
 
@@ -95,10 +96,7 @@ export interface HeldStake extends StakeSplit {
  * `trade_stake` entry per trade moving the stake into the in-play accounts. A refused stake
  * (`InsufficientFunds`, `BonusStakeCapExceeded`) throws before anything is written.
  */
-export async function holdStakes(
-  trx: Transaction<Database>,
-  holds: readonly StakeHold[],
-): Promise<HeldStake[]> {
+export async function holdStakes(trx: SqlTransaction, holds: readonly StakeHold[]): Promise<HeldStake[]> {
   const locked = lockedStakes.get(trx);
   const balances = new Map<string, StakeBalances>();
   const held = holds.map((hold) => {
