@@ -1,5 +1,13 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { allColumns, preparedStatement, selectList, type Database } from '@updown/runtime';
+import {
+  allColumns,
+  numberArray,
+  preparedStatement,
+  selectList,
+  textArray,
+  type Database,
+  type SqlTransaction,
+} from '@updown/runtime';
 import { lockBooks } from '@updown/wallet';
 import type { RiskPairsTable } from '../db/tables';
 import {
@@ -44,10 +52,10 @@ const RISK_PAIR_COLUMNS = allColumns<RiskPairRow>()([
 
 // The arrays of these statements are scalar subqueries so that PostgreSQL keeps one generic plan
 // for them whatever the batch's size, instead of planning them on every placement (`executePrepared`).
-const selectBooksForUpdate = preparedStatement<RiskPairRow, [pairs: string[]]>(`
+const selectBooksForUpdate = preparedStatement<RiskPairRow, [pairs: string]>(`
   select ${selectList(RISK_PAIR_COLUMNS)} from risk_pairs where pair = any((select $1::text[])::text[]) order by pair for update`);
 
-const insertMissingBooks = preparedStatement<never, [pairs: string[]]>(`
+const insertMissingBooks = preparedStatement<never, [pairs: string]>(`
   insert into risk_pairs (pair) select unnest($1::text[]) on conflict (pair) do nothing`);
 
 /**
@@ -55,18 +63,17 @@ const insertMissingBooks = preparedStatement<never, [pairs: string[]]>(`
  * around placement can do that; `bookDrift` finds it, `recountBooks` mends it) must not stop
  * settlement from paying them.
  */
-const addToBooks = preparedStatement<
-  RiskPairRow,
-  [
-    pairs: string[],
-    upN: number[],
-    upStake: number[],
-    upProfit: number[],
-    downN: number[],
-    downStake: number[],
-    downProfit: number[],
-  ]
->(`
+type BookParams = [
+  pairs: string,
+  upN: string,
+  upStake: string,
+  upProfit: string,
+  downN: string,
+  downStake: string,
+  downProfit: string,
+];
+
+const ADD_TO_BOOKS = `
   update risk_pairs r
   set up_open_trades = greatest(0, r.up_open_trades + d.up_n),
       up_stake_cents = greatest(0, r.up_stake_cents + d.up_stake),
@@ -77,8 +84,15 @@ const addToBooks = preparedStatement<
   from unnest((select $1::text[]), (select $2::int[]), (select $3::bigint[]), (select $4::bigint[]),
               (select $5::int[]), (select $6::bigint[]), (select $7::bigint[]))
     as d (pair, up_n, up_stake, up_profit, down_n, down_stake, down_profit)
-  where r.pair = d.pair
-  returning ${selectList(RISK_PAIR_COLUMNS, 'r')}`);
+  where r.pair = d.pair`;
+
+const addToBooks = preparedStatement<RiskPairRow, BookParams>(
+  `${ADD_TO_BOOKS}
+  returning ${selectList(RISK_PAIR_COLUMNS, 'r')}`,
+);
+
+/** The same update for a placement, which reads nothing back: no rows to describe and build. */
+const addToBooksQuietly = preparedStatement<never, BookParams>(ADD_TO_BOOKS);
 
 export function settingsOf(row: RiskPairRow): PairRiskSettings {
   return {
@@ -123,18 +137,21 @@ export const DEFAULT_PAIR_RISK: PairRisk = {
  * the missing ones. Only known pairs are passed: a book is never made for a symbol that is not a pair.
  */
 export async function lockPairRisks(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   pairs: readonly string[],
 ): Promise<Map<string, RiskPairRow>> {
   const wanted = [...new Set(pairs)].sort();
   return lockBooks(trx, async () => {
     if (wanted.length === 0) return new Map();
-    let { rows } = await selectBooksForUpdate(trx, wanted);
+    const literal = textArray(wanted, same);
+    let { rows } = await selectBooksForUpdate(trx, literal);
     if (rows.length < wanted.length) {
-      await insertMissingBooks(trx, wanted);
-      ({ rows } = await selectBooksForUpdate(trx, wanted));
+      await insertMissingBooks(trx, literal);
+      ({ rows } = await selectBooksForUpdate(trx, literal));
     }
-    return new Map(rows.map((row) => [row.pair, row]));
+    const books = new Map<string, RiskPairRow>();
+    for (const row of rows) books.set(row.pair, row);
+    return books;
   });
 }
 
@@ -172,25 +189,38 @@ function sumByPair(trades: readonly BookDelta[]) {
  * for all. The caller holds the books (`lockPairRisks`). Returns the rows as updated.
  */
 export async function changeBooks(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   trades: readonly BookDelta[],
   sign: 1 | -1,
 ): Promise<RiskPairRow[]> {
+  const params = bookParams(trades, sign);
+  if (params === undefined) return [];
+  const { rows } = await addToBooks(trx, ...params);
+  return rows;
+}
+
+/** `changeBooks(trx, trades, 1)` for a placement batch, which does not read the books back. */
+export async function addToPlacedBooks(trx: SqlTransaction, trades: readonly BookDelta[]): Promise<void> {
+  const params = bookParams(trades, 1);
+  if (params !== undefined) await addToBooksQuietly(trx, ...params);
+}
+
+function bookParams(trades: readonly BookDelta[], sign: 1 | -1): BookParams | undefined {
   const sums = sumByPair(trades);
-  if (sums.length === 0) return [];
-  const col = (pick: (s: (typeof sums)[number][1]) => number) => sums.map(([, s]) => sign * pick(s));
-  const { rows } = await addToBooks(
-    trx,
-    sums.map(([pair]) => pair),
+  if (sums.length === 0) return undefined;
+  const col = (pick: (s: (typeof sums)[number][1]) => number) => numberArray(sums, ([, s]) => sign * pick(s));
+  return [
+    textArray(sums, ([pair]) => pair),
     col((s) => s.upN),
     col((s) => s.upStake),
     col((s) => s.upProfit),
     col((s) => s.downN),
     col((s) => s.downStake),
     col((s) => s.downProfit),
-  );
-  return rows;
+  ];
 }
+
+const same = (text: string) => text;
 
 /** The open real trades of each pair as the trades table has them, in the books' columns. */
 const BOOKS_FROM_TRADES = sql`

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DomainError } from '@updown/runtime/errors';
-import type { Kysely, Transaction } from 'kysely';
-import { Counter, Histogram, type Clock, type Database, type Registry } from '@updown/runtime';
+import type { Kysely } from 'kysely';
+import {
+  Counter,
+  Histogram,
+  poolOf,
+  runPgTransaction,
+  type Clock,
+  type Database,
+  type Registry,
+  type SqlTransaction,
+} from '@updown/runtime';
 import { holdStakes, IdempotencyConflict, lockStakeAccounts } from '@updown/wallet';
 import {
   decideBatch,
@@ -13,7 +22,7 @@ import {
 } from './place-batch.domain';
 import type { AcceptedTrade, AccountType, Direction, TickReference } from './place-trade.domain';
 import { OrderServiceUnavailable } from '../order-unavailable';
-import { changeBooks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
+import { addToPlacedBooks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
 import type { PairRisk } from '../risk/risk.domain';
 import { createBatcher, type BatchMarks, type Settled } from './placement-batcher';
 import { PlacementPhases } from './placement-phases';
@@ -151,20 +160,31 @@ export class CommitFailed extends Error {
   }
 }
 
+/**
+ * One batch, one transaction. On the engine's own database (`createDb`) it is held on a pooled pg
+ * client directly (`runPgTransaction`): `begin` and `commit` go as plain texts and every
+ * statement of the batch, each of fixed text, straight to the client, so no kysely transaction,
+ * connection wrapper, compiled query or plugin pass is made per batch or statement. Any other
+ * `Kysely` (a test's with a logger or plugins) gets kysely's transaction and runs the same
+ * statements through it.
+ */
 async function placeBatch(
   deps: PlaceTradeDeps,
   requests: readonly PlaceTradeRequest[],
   marks: BatchMarks,
 ): Promise<Settled<PlaceTradeResult>[]> {
   let decided = false;
+  const work = async (trx: SqlTransaction) => {
+    const decisions = await placeInTransaction(trx, deps, requests);
+    decided = true;
+    // The commit is sent as soon as this returns.
+    marks.commitSentMs = performance.now();
+    return decisions;
+  };
   try {
-    const outcomes = await deps.db.transaction().execute(async (trx) => {
-      const decisions = await placeInTransaction(trx, deps, requests);
-      decided = true;
-      // Kysely sends the commit as soon as this callback returns.
-      marks.commitSentMs = performance.now();
-      return decisions;
-    });
+    const pool = poolOf(deps.db);
+    const outcomes =
+      pool === undefined ? await deps.db.transaction().execute(work) : await runPgTransaction(pool, work);
     marks.commitAckMs = performance.now();
     return outcomes;
   } catch (error) {
@@ -173,7 +193,7 @@ async function placeBatch(
 }
 
 async function placeInTransaction(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   deps: PlaceTradeDeps,
   requests: readonly PlaceTradeRequest[],
 ): Promise<Settled<PlaceTradeResult>[]> {
@@ -214,7 +234,7 @@ async function placeInTransaction(
  * the clock and the latest prices, once the locks are held.
  */
 async function readBatchState(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   deps: PlaceTradeDeps,
   requests: readonly PlaceTradeRequest[],
 ): Promise<BatchState<CommittedTrade>> {
@@ -285,7 +305,7 @@ interface NewPlacement {
  * then the trades, then their events. Returns each trade by its place in the batch.
  */
 async function writeTrades(
-  trx: Transaction<Database>,
+  trx: SqlTransaction,
   accepted: readonly NewPlacement[],
   options: { at: Date; activeBonusCents: ReadonlyMap<string, number> },
 ): Promise<Map<number, TradeRow>> {
@@ -314,10 +334,9 @@ async function writeTrades(
       },
     })),
   );
-  await changeBooks(
+  await addToPlacedBooks(
     trx,
     accepted.filter(({ trade }) => trade.accountType === 'real').map(({ trade }) => trade),
-    1,
   );
   // No outbox insert: each trade row got its publish position from the table's defaults, and the
   // relay publishes its `trades.opened.v1` from the row (`openedTradesSource`) once this commits.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainError, ManualClock, Registry, type Database } from '@updown/runtime';
 import { createTestDatabase, metricValue, waitFor, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, openUserAccounts, transfer, verifyLedger } from '@updown/wallet';
@@ -142,6 +142,38 @@ describe('a placement', () => {
     expect(statements.at(-1)).toMatch(/^commit/i);
     expect(trade).toMatchObject({ stake_cash_cents: 1_000, stake_bonus_cents: 0, status: 'pending' });
     expect(await getUserBalances(database.db, userId)).toMatchObject({ real: 8_000, real_in_play: 2_000 });
+  });
+
+  it("holds the engine database's batch on a pooled client directly, with the same answers and writes", async () => {
+    const userId = await trader({ real: 10_000 });
+    const transaction = vi.spyOn(database.db, 'transaction');
+    const checkouts = vi.spyOn(database.pool, 'connect');
+    try {
+      const { place } = placer();
+      const key = randomUUID();
+      const [first, second] = await Promise.all([
+        place(request(userId, 1_000, { idempotencyKey: key })),
+        place(request(userId, 2_000, { direction: 'DOWN' })),
+      ]);
+      const replay = await place(request(userId, 1_000, { idempotencyKey: key }));
+      expect(transaction).not.toHaveBeenCalled();
+      expect(checkouts).toHaveBeenCalled();
+      expect(replay).toEqual({ trade: first.trade, replayed: true });
+      expect(first.trade).toMatchObject({ user_id: userId, amount_cents: 1_000, idempotency_key: key });
+      expect(second.trade).toMatchObject({ direction: 'DOWN', amount_cents: 2_000, idempotency_key: null });
+      const stored = await database.db
+        .selectFrom('trades')
+        .selectAll()
+        .where('id', 'in', [first.trade.id, second.trade.id])
+        .orderBy('amount_cents')
+        .execute();
+      expect(stored).toEqual([first.trade, second.trade]);
+      expect(await getUserBalances(database.db, userId)).toMatchObject({ real: 7_000, real_in_play: 3_000 });
+      await expectLedgerClean();
+    } finally {
+      transaction.mockRestore();
+      checkouts.mockRestore();
+    }
   });
 
   it('starts at once when nothing is in flight, and what arrives meanwhile goes as the next batch', async () => {

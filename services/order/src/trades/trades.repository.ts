@@ -1,5 +1,24 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { allColumns, preparedStatement, selectList, type Database } from '@updown/runtime';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  sql,
+  type Selectable,
+} from 'kysely';
+import {
+  allColumns,
+  nullableNumberArray,
+  nullableTextArray,
+  numberArray,
+  preparedStatement,
+  selectList,
+  textArray,
+  uncachedTextArray,
+  type Database,
+  type StatementTarget,
+} from '@updown/runtime';
 import { pairTermsColumns } from '@updown/price-ingest';
 import { stakeTermsColumns } from '@updown/wallet';
 import type { TraderRisk } from '../risk/risk.domain';
@@ -48,34 +67,14 @@ const TRADE_COLUMNS = allColumns<TradeRow>()([
 
 const findByKeys = preparedStatement<
   TradeRow & { found_by_user_id: string },
-  [userIds: string[], idempotencyKeys: string[]]
+  [userIds: string, idempotencyKeys: string]
 >(`
   select k.user_id as found_by_user_id, ${selectList(TRADE_COLUMNS, 't')}
   from unnest($1::text[], $2::text[]) as k (user_id, idempotency_key)
   join trades t on t.user_id = k.user_id::uuid and t.idempotency_key = k.idempotency_key`);
 
-const insertRows = preparedStatement<
-  TradeRow,
-  [
-    ids: string[],
-    userIds: string[],
-    pairs: string[],
-    directions: string[],
-    accountTypes: string[],
-    amountCents: number[],
-    stakeCashCents: number[],
-    stakeBonusCents: number[],
-    payoutPcts: number[],
-    durationSecs: number[],
-    entryPrices: number[],
-    entryAtMs: number[],
-    entryTickIds: (number | null)[],
-    acceptedAtMs: number[],
-    expiryAtMs: number[],
-    idempotencyKeys: (string | null)[],
-    createdAt: string[],
-  ]
->(`
+/** Each parameter is one array literal (`@updown/runtime`'s array-literals), in column order. */
+const insertRows = preparedStatement<TradeRow, string[]>(`
   insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
                       stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms,
                       entry_tick_id, accepted_at_ms, expiry_at_ms, idempotency_key, created_at)
@@ -97,20 +96,19 @@ export interface KeyedPlacement {
  * with the same key has committed or not by then.
  */
 export async function findTradesByIdempotencyKeys(
-  db: Kysely<Database> | Transaction<Database>,
+  db: StatementTarget,
   keys: readonly KeyedPlacement[],
 ): Promise<{ key: KeyedPlacement; trade: TradeRow }[]> {
   if (keys.length === 0) return [];
-  const { rows } = await findByKeys(
-    db,
-    keys.map((k) => k.userId),
-    keys.map((k) => k.idempotencyKey),
-  );
+  const { rows } = await findByKeys(db, uncachedTextArray(keys, userIdOf), uncachedTextArray(keys, keyOf));
   return rows.map(({ found_by_user_id: userId, ...trade }) => ({
     key: { userId, idempotencyKey: trade.idempotency_key! },
     trade,
   }));
 }
+
+const userIdOf = (k: KeyedPlacement) => k.userId;
+const keyOf = (k: KeyedPlacement) => k.idempotencyKey;
 
 export interface PlacementContext {
   /** The known pairs among those asked for; an unknown pair is absent. */
@@ -165,26 +163,40 @@ function placementContextQuery(symbols: readonly string[], userIds: readonly str
 }
 
 /**
- * The statement's text, compiled once from the builders on first use (it needs a connection's
- * compiler) and then only bound: its two arrays are its only parameters, checked by identity.
+ * Compiles without a connection (kysely's documented compile-only set-up): the statement's text is
+ * made once from the builders, whichever transaction runs it.
+ */
+const compiler = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
+
+/**
+ * The statement's text, compiled once from the builders on first use and then only bound: its
+ * two arrays are its only parameters, checked by identity, and go as array literals.
  */
 let placementContext:
-  | ((trx: Transaction<Database>, symbols: string[], userIds: string[]) => Promise<{ rows: ContextRow[] }>)
-  | undefined;
+  ((trx: StatementTarget, symbols: string, userIds: string) => Promise<{ rows: ContextRow[] }>) | undefined;
 
-function placementContextStatement(trx: Transaction<Database>) {
+function placementContextStatement() {
   if (placementContext === undefined) {
     const symbols: string[] = [];
     const userIds: string[] = [];
-    const compiled = placementContextQuery(symbols, userIds).compile(trx);
+    const compiled = placementContextQuery(symbols, userIds).compile(compiler);
     const [first, second, ...rest] = compiled.parameters;
     if (first !== symbols || second !== userIds || rest.length > 0) {
       throw new Error('the placement context statement must take exactly its two arrays as parameters');
     }
-    placementContext = preparedStatement<ContextRow, [symbols: string[], userIds: string[]]>(compiled.sql);
+    placementContext = preparedStatement<ContextRow, [symbols: string, userIds: string]>(compiled.sql);
   }
   return placementContext;
 }
+
+const same = (text: string) => text;
 
 /**
  * What a batch of placements decides on besides the balances: its pairs, the wallet's stake
@@ -198,11 +210,15 @@ function placementContextStatement(trx: Transaction<Database>) {
  * before this batch commits.
  */
 export async function loadPlacementContext(
-  trx: Transaction<Database>,
+  trx: StatementTarget,
   symbols: readonly string[],
   userIds: readonly string[],
 ): Promise<PlacementContext> {
-  const { rows } = await placementContextStatement(trx)(trx, [...new Set(symbols)], [...new Set(userIds)]);
+  const { rows } = await placementContextStatement()(
+    trx,
+    textArray([...new Set(symbols)], same),
+    uncachedTextArray([...new Set(userIds)], same),
+  );
   const settings = rows.find((row) => row.kind === 'settings');
   // platform_settings is a singleton created by its migration; without it nothing can be placed.
   if (!settings || settings.cents === null) throw new Error('platform_settings has no row');
@@ -236,36 +252,36 @@ export interface NewTrade {
 }
 
 /** Inserts pending trades with one statement whatever their number; returns them in the order given. */
-export async function insertTrades(
-  trx: Transaction<Database>,
-  rows: readonly NewTrade[],
-): Promise<TradeRow[]> {
+export async function insertTrades(trx: StatementTarget, rows: readonly NewTrade[]): Promise<TradeRow[]> {
   if (rows.length === 0) return [];
-  const column = <T>(pick: (row: NewTrade) => T): T[] => rows.map(pick);
   const { rows: inserted } = await insertRows(
     trx,
-    column((r) => r.id),
-    column((r) => r.userId),
-    column((r) => r.trade.pair),
-    column((r) => r.trade.direction),
-    column((r) => r.trade.accountType),
-    column((r) => r.trade.amountCents),
-    column((r) => r.trade.stakeFromCashCents),
-    column((r) => r.trade.stakeFromBonusCents),
-    column((r) => r.trade.payoutPct),
-    column((r) => r.trade.durationSec),
-    column((r) => r.trade.entryPrice),
-    column((r) => r.trade.entryAtMs),
-    column((r) => r.trade.entryTickId),
-    column((r) => r.trade.acceptedAtMs),
-    column((r) => r.trade.expiryAtMs),
-    column((r) => r.idempotencyKey),
-    column((r) => new Date(r.trade.acceptedAtMs).toISOString()),
+    uncachedTextArray(rows, (r) => r.id),
+    uncachedTextArray(rows, (r) => r.userId),
+    textArray(rows, (r) => r.trade.pair),
+    textArray(rows, (r) => r.trade.direction),
+    textArray(rows, (r) => r.trade.accountType),
+    numberArray(rows, (r) => r.trade.amountCents),
+    numberArray(rows, (r) => r.trade.stakeFromCashCents),
+    numberArray(rows, (r) => r.trade.stakeFromBonusCents),
+    numberArray(rows, (r) => r.trade.payoutPct),
+    numberArray(rows, (r) => r.trade.durationSec),
+    numberArray(rows, (r) => r.trade.entryPrice),
+    numberArray(rows, (r) => r.trade.entryAtMs),
+    nullableNumberArray(rows, (r) => r.trade.entryTickId),
+    numberArray(rows, (r) => r.trade.acceptedAtMs),
+    numberArray(rows, (r) => r.trade.expiryAtMs),
+    nullableTextArray(rows, (r) => r.idempotencyKey),
+    uncachedTextArray(rows, (r) => new Date(r.trade.acceptedAtMs).toISOString()),
   );
-  const byId = new Map(inserted.map((row) => [row.id, row]));
-  return rows.map((row) => {
-    const trade = byId.get(row.id);
-    if (!trade) throw new Error(`insert into trades returned no row for ${row.id}`);
-    return trade;
-  });
+  // The statement returns its rows in the order of the arrays (`unnest` feeds the insert in order,
+  // and `returning` gives the rows as inserted); checked by id all the same.
+  const trades = new Array<TradeRow>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const id = rows[i]!.id;
+    const trade = inserted[i]?.id === id ? inserted[i] : inserted.find((row) => row.id === id);
+    if (!trade) throw new Error(`insert into trades returned no row for ${id}`);
+    trades[i] = trade;
+  }
+  return trades;
 }
