@@ -26,6 +26,7 @@ const CASES = [
   'batch',
   'mixed',
   'groups',
+  'isolation',
   'split',
   'retry',
   'resume',
@@ -158,6 +159,25 @@ export function describeBusContract(name: string, options: BusContractOptions): 
       await until(() => billing.length === 10, 'the second group to get 10');
       expect(audit.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
       expect(billing.sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    });
+
+    it("gives each group its own copy of an event: one group's handler changing it changes nothing for another", async () => {
+      const { bus } = await open();
+      const changed = deferred<void>();
+      const seen: Record<string, number[]> = { first: [], second: [] };
+      await bus.subscribe(topic('isolation'), 'first', async (e) => {
+        seen.first!.push(e.payload.seq);
+        (e.payload as { seq: number }).seq = 999;
+        changed.resolve();
+      });
+      await bus.subscribe(topic('isolation'), 'second', async (e) => {
+        // Reads the event only once the first group has changed its own.
+        await changed.promise;
+        seen.second!.push(e.payload.seq);
+      });
+      await bus.publish(topic('isolation'), 'key', event('isolation', 7));
+      await until(() => seen.second!.length === 1, 'the second group to get the event');
+      expect(seen).toEqual({ first: [7], second: [7] });
     });
 
     it('shares partitions between the members of one group, without duplicates', async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createTopicEvent } from '@updown/schemas';
@@ -128,6 +128,25 @@ describe('in-memory bus bounds', () => {
     await waitFor(
       async () => (await metricValue(registry, 'updown_bus_consumer_lag', { topic, group: 'stuck' })) === 0,
     );
+    await bus.close();
+  });
+});
+
+describe('in-memory bus delivery', () => {
+  const topic = 'memory.groups.v1';
+
+  it('validates a message once, however many groups it reaches, and parses it for each', async () => {
+    const bus = new MemoryBus<ContractTopics>({ topics, logger: silent, registry: new Registry() });
+    const validator = (bus as unknown as { validators: Record<string, { check: unknown }> }).validators[
+      topic
+    ]!;
+    const check = vi.spyOn(validator as { check: (value: unknown) => boolean }, 'check');
+    const events: unknown[] = [];
+    for (const group of ['a', 'b', 'c']) await bus.subscribe(topic, group, async (e) => void events.push(e));
+    await bus.publish(topic, 'key', createTopicEvent(topics, topic, { seq: 1 }, { producer: 'test' }));
+    await waitFor(() => events.length === 3, { what: 'three groups to get the event' });
+    expect(check).toHaveBeenCalledTimes(1);
+    expect(new Set(events).size).toBe(3);
     await bus.close();
   });
 });

@@ -58,12 +58,25 @@ export async function deliver<E>(message: RawMessage, deps: DeliveryDeps<E>): Pr
   if (deps.signal.aborted) return 'aborted';
   const decoded = decodeEvent(deps.validator, message.value);
   if (!decoded.ok) return deadLetter(message, deps, 'invalid', decoded.problems.join('; '), 0);
+  return deliverEvent(message, decoded.event, deps);
+}
+
+/**
+ * `deliver` for a message already decoded and found valid: `event` is the group's own copy of
+ * it (a handler may change its event; no other group may see that).
+ */
+export async function deliverEvent<E>(
+  message: RawMessage,
+  event: E,
+  deps: DeliveryDeps<E>,
+): Promise<DeliveryOutcome> {
+  if (deps.signal.aborted) return 'aborted';
   const labels = labelsOf(deps, message.topic);
   for (let attempt = 1; ; attempt++) {
     const startedMs = performance.now();
     try {
       const { topic, partition, offset, key } = message;
-      await deps.handler(decoded.event, { topic, partition, offset, key, attempt });
+      await deps.handler(event, { topic, partition, offset, key, attempt });
       deps.metrics.handlerDuration.observe(labels.attempt, (performance.now() - startedMs) / 1000);
       deps.metrics.consumed.inc(labels.handled);
       return 'handled';

@@ -20,11 +20,11 @@ import {
   type Subscription,
 } from './bus';
 import { busMetrics, type BusMetrics } from './bus-metrics';
-import { encodeEvent } from './codec';
-import { deliver, type DeliveryDeps } from './delivery';
+import { decodeEvent, encodeEvent } from './codec';
+import { deliver, deliverEvent, type DeliveryDeps, type DeliveryOutcome } from './delivery';
 import { BusCapacityExceeded, BusClosed } from './errors';
 import { MemoryMember, type MemoryGroup, type MemoryTopic } from './memory-state';
-import { PartitionLog } from './partition-log';
+import { PartitionLog, type StoredMessage } from './partition-log';
 import { partitionForKey } from './partitioner';
 import { resolveRetryPolicy } from './retry';
 import { checkEvent, checkSubscription } from './validate';
@@ -160,7 +160,7 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
     if (!state) {
       state = {
         name,
-        logs: Array.from({ length: this.partitions }, () => new PartitionLog()),
+        logs: Array.from({ length: this.partitions }, (_, partition) => new PartitionLog(name, partition)),
         groups: new Map(),
       };
       this.topicStates.set(name, state);
@@ -176,6 +176,11 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
       members: [],
       owners: topic.logs.map(() => undefined),
       pumping: topic.logs.map(() => false),
+      scheduled: topic.logs.map(() => false),
+      startPump: topic.logs.map((_, partition) => () => {
+        group.scheduled[partition] = false;
+        void this.pump(group, partition);
+      }),
     };
     topic.groups.set(name, group);
     return group;
@@ -222,15 +227,9 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
 
   /** Handlers never run inside `publish` or `subscribe`: the pump starts on a later microtask. */
   private schedule(group: MemoryGroup, partition: number): void {
-    if (group.pumping[partition]) return;
-    queueMicrotask(() => {
-      this.pump(group, partition).catch((error: unknown) => {
-        this.options.logger.error(
-          { topic: group.topic.name, group: group.name, partition, err: error },
-          'pump failed',
-        );
-      });
-    });
+    if (group.pumping[partition] || group.scheduled[partition]) return;
+    group.scheduled[partition] = true;
+    queueMicrotask(group.startPump[partition]!);
   }
 
   /** Delivers a partition's messages to its owner one at a time, in offset order. */
@@ -243,22 +242,41 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
         const owner = group.owners[partition];
         if (!owner || owner.closed) return;
         const offset = Math.max(group.cursors[partition]!, log.startOffset);
-        const value = log.at(offset);
-        if (value === undefined) return;
-        const message = {
-          topic: group.topic.name,
-          partition,
-          offset: String(offset),
-          key: value.key,
-          value: value.value,
-        };
-        const outcome = await owner.track(deliver(message, owner.deps));
+        const message = log.at(offset);
+        if (message === undefined) return;
+        owner.beginDelivery();
+        let outcome: DeliveryOutcome;
+        try {
+          outcome = await this.deliverStored(message, owner.deps);
+        } finally {
+          owner.endDelivery();
+        }
         if (outcome === 'aborted') continue;
         group.cursors[partition] = offset + 1;
       }
+    } catch (error) {
+      this.options.logger.error(
+        { topic: group.topic.name, group: group.name, partition, err: error },
+        'pump failed',
+      );
     } finally {
       group.pumping[partition] = false;
     }
+  }
+
+  /**
+   * Validates a message once, for the first group it reaches, and parses it once per group: each
+   * group's handler gets an event of its own, which it may change without another group seeing
+   * it (as each consumer of a broker decodes its own). An invalid message goes the usual way.
+   */
+  private deliverStored(message: StoredMessage, deps: DeliveryDeps<unknown>): Promise<DeliveryOutcome> {
+    if (message.problems === null) return deliverEvent(message, JSON.parse(message.value), deps);
+    if (message.problems === undefined && !deps.signal.aborted) {
+      const decoded = decodeEvent(deps.validator, message.value);
+      message.problems = decoded.ok ? null : decoded.problems;
+      if (decoded.ok) return deliverEvent(message, decoded.event, deps);
+    }
+    return deliver(message, deps);
   }
 
   private *lag(): Iterable<{ topic: string; group: string; lag: number }> {

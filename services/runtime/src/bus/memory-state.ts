@@ -21,10 +21,16 @@ export interface MemoryGroup {
   members: MemoryMember[];
   readonly owners: (MemoryMember | undefined)[];
   readonly pumping: boolean[];
+  /** Per partition, whether a pump is queued to start: appends before it starts queue no other. */
+  readonly scheduled: boolean[];
+  /** Per partition, what starts its pump: made once, so scheduling one makes no closure. */
+  readonly startPump: (() => void)[];
 }
 
 export class MemoryMember implements Subscription {
-  private readonly inFlight = new Set<Promise<unknown>>();
+  /** Deliveries in flight: a count, where a set of their promises cost two promises each. */
+  private active = 0;
+  private drained: (() => void) | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -50,17 +56,23 @@ export class MemoryMember implements Subscription {
     return this.groupState.owners.flatMap((owner, partition) => (owner === this ? [partition] : []));
   }
 
-  track<T>(work: Promise<T>): Promise<T> {
-    this.inFlight.add(work);
-    void work.finally(() => this.inFlight.delete(work)).catch(() => undefined);
-    return work;
+  /** Called before each delivery to this member; `endDelivery` after it, however it ended. */
+  beginDelivery(): void {
+    this.active++;
+  }
+
+  endDelivery(): void {
+    if (--this.active > 0 || this.drained === undefined) return;
+    const drained = this.drained;
+    this.drained = undefined;
+    drained();
   }
 
   close(): Promise<void> {
     this.closing ??= (async () => {
       this.controller.abort();
       this.onClose(this);
-      await Promise.allSettled([...this.inFlight]);
+      if (this.active > 0) await new Promise<void>((resolve) => (this.drained = resolve));
     })();
     return this.closing;
   }
