@@ -20,10 +20,14 @@ function parseInt8(value: string): number {
   return parsed;
 }
 
+const parseNumeric = (value: string) => Number(value);
+
+// Asked once per column of every result (node-postgres looks the parsers up per statement), so
+// it hands out the same functions rather than a new one each time.
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID) return parseInt8;
-    if (oid === NUMERIC_OID) return (value: string) => Number(value);
+    if (oid === NUMERIC_OID) return parseNumeric;
     return pg.types.getTypeParser(oid, format);
   },
 };
