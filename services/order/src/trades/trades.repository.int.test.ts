@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, waitFor, type TestDatabase } from '@updown/runtime/testing';
-import type { OutboxSourcePosition } from '@updown/runtime';
+import { runPgTransaction, type OutboxSourcePosition } from '@updown/runtime';
 import { markSettled, readSettledAfter } from './settlement-path.repository';
 import { findTradesByIdempotencyKeys, insertTrades, loadPlacementContext } from './trades.repository';
 
@@ -146,6 +146,52 @@ describe('insertTrades', () => {
     const byId = new Map(rows.map((r) => [r.id, r]));
     expect(ids.map((id) => byId.get(id)!.amount_cents)).toEqual([900, 100, 500]);
     expect(byId.get(ids[1]!)).toMatchObject({ idempotency_key: null, status: 'pending', exit_price: null });
+  });
+
+  it('answers each trade exactly as a select of it reads, on a kysely or a pg-client transaction', async () => {
+    const userId = await newUser();
+    const trade = (payoutPct: number, entryPrice: number, entryTickId: number | null) => ({
+      pair: 'BTCUSDT',
+      direction: 'DOWN' as const,
+      accountType: 'real' as const,
+      amountCents: 1_234,
+      payoutPct,
+      entryPrice,
+      entryAtMs: AT - 100,
+      entryTickId,
+      acceptedAtMs: AT + 7,
+      expiryAtMs: AT + 300_007,
+      durationSec: 300,
+      stakeFromCashCents: 1_000,
+      stakeFromBonusCents: 234,
+    });
+    const batch = [
+      // The user as an upper-case uuid: the database answers its own spelling.
+      {
+        id: randomUUID(),
+        userId: userId.toUpperCase(),
+        idempotencyKey: 'a "quoted", {braced} key\\',
+        trade: trade(87.555, 0.1 + 0.2, 42),
+      },
+      { id: randomUUID(), userId, idempotencyKey: null, trade: trade(80, 97_000.123456789, null) },
+    ];
+    const viaKysely = await database.db.transaction().execute((trx) => insertTrades(trx, batch.slice(0, 1)));
+    const viaClient = await runPgTransaction(database.pool, (trx) => insertTrades(trx, batch.slice(1)));
+    const answered = [...viaKysely, ...viaClient];
+    const stored = await database.db
+      .selectFrom('trades')
+      .selectAll()
+      .where(
+        'id',
+        'in',
+        batch.map((b) => b.id),
+      )
+      .execute();
+    const byId = new Map(stored.map((row) => [row.id, row]));
+    expect(answered).toEqual(batch.map((b) => byId.get(b.id)));
+    expect(answered[0]).toMatchObject({ user_id: userId, payout_pct: 87.56, entry_tick_id: 42 });
+    expect(answered[0]!.idempotency_key).toBe(batch[0]!.idempotencyKey);
+    expect(answered[1]).toMatchObject({ entry_price: 97_000.123456789, opened_seq: expect.any(Number) });
   });
 });
 

@@ -73,8 +73,22 @@ const findByKeys = preparedStatement<
   from unnest($1::text[], $2::text[]) as k (user_id, idempotency_key)
   join trades t on t.user_id = k.user_id::uuid and t.idempotency_key = k.idempotency_key`);
 
+/**
+ * What the insert reads back: the columns the database decides (defaults, the publish position)
+ * or may write otherwise than sent (a uuid's spelling, `numeric(6, 2)` rounding). The rest of each
+ * row is what was inserted, so no thirty-column row is described and built per statement.
+ */
+interface InsertedRow {
+  id: string;
+  user_id: string;
+  payout_pct: number;
+  status: TradeRow['status'];
+  opened_xact_id: string | null;
+  opened_seq: number | null;
+}
+
 /** Each parameter is one array literal (`@updown/runtime`'s array-literals), in column order. */
-const insertRows = preparedStatement<TradeRow, string[]>(`
+const insertRows = preparedStatement<InsertedRow, string[]>(`
   insert into trades (id, user_id, pair, direction, account_type, amount_cents, stake_cash_cents,
                       stake_bonus_cents, payout_pct, duration_sec, entry_price, entry_at_ms,
                       entry_tick_id, accepted_at_ms, expiry_at_ms, idempotency_key, created_at)
@@ -82,7 +96,7 @@ const insertRows = preparedStatement<TradeRow, string[]>(`
                        $7::bigint[], $8::bigint[], $9::numeric[], $10::integer[],
                        $11::double precision[], $12::bigint[], $13::bigint[], $14::bigint[],
                        $15::bigint[], $16::text[], $17::timestamptz[])
-  returning ${selectList(TRADE_COLUMNS)}`);
+  returning id, user_id, payout_pct, status, opened_xact_id, opened_seq`);
 
 export interface KeyedPlacement {
   readonly userId: string;
@@ -278,10 +292,46 @@ export async function insertTrades(trx: StatementTarget, rows: readonly NewTrade
   // and `returning` gives the rows as inserted); checked by id all the same.
   const trades = new Array<TradeRow>(rows.length);
   for (let i = 0; i < rows.length; i++) {
-    const id = rows[i]!.id;
-    const trade = inserted[i]?.id === id ? inserted[i] : inserted.find((row) => row.id === id);
-    if (!trade) throw new Error(`insert into trades returned no row for ${id}`);
-    trades[i] = trade;
+    const row = rows[i]!;
+    const back = inserted[i]?.id === row.id ? inserted[i] : inserted.find(({ id }) => id === row.id);
+    if (!back) throw new Error(`insert into trades returned no row for ${row.id}`);
+    trades[i] = insertedTrade(row, back);
   }
   return trades;
+}
+
+/** The row as inserted: every column, as `select` would give it (the int test compares the two). */
+function insertedTrade({ trade, idempotencyKey }: NewTrade, back: InsertedRow): TradeRow {
+  return {
+    id: back.id,
+    user_id: back.user_id,
+    pair: trade.pair,
+    direction: trade.direction,
+    account_type: trade.accountType,
+    amount_cents: trade.amountCents,
+    stake_cash_cents: trade.stakeFromCashCents,
+    stake_bonus_cents: trade.stakeFromBonusCents,
+    payout_pct: back.payout_pct,
+    duration_sec: trade.durationSec,
+    entry_price: trade.entryPrice,
+    entry_at_ms: trade.entryAtMs,
+    entry_tick_id: trade.entryTickId,
+    accepted_at_ms: trade.acceptedAtMs,
+    expiry_at_ms: trade.expiryAtMs,
+    status: back.status,
+    exit_price: null,
+    exit_at_ms: null,
+    exit_tick_id: null,
+    pnl_cents: null,
+    turnover_cents: null,
+    settled_at_ms: null,
+    void_reason: null,
+    reference_check: null,
+    settled_xact_id: null,
+    settled_seq: null,
+    opened_xact_id: back.opened_xact_id,
+    opened_seq: back.opened_seq,
+    idempotency_key: idempotencyKey,
+    created_at: new Date(trade.acceptedAtMs),
+  };
 }
