@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { benchmarks } from './benchmarks/index';
 import { failureText } from '@updown/runtime';
+import { benchEngineDir } from './lib/engine-dir';
 import { openBenchEnvironment } from './lib/environment';
 import { markdownTable } from './lib/report';
 import type { BenchReport, BenchResult } from './lib/types';
@@ -66,6 +67,7 @@ async function main(): Promise<number> {
       synchronous_commit: env.server.synchronous_commit ?? 'unknown',
       jit: env.server.jit ?? 'unknown',
       engine_jit: env.server.engine_jit ?? 'unknown',
+      engine_dir: benchEngineDir() ?? 'this checkout',
       quick: quick ? 'yes' : 'no',
     },
     startedAt,

@@ -8,6 +8,7 @@ import {
   type ServiceName,
   type ServiceProcess,
 } from '@updown/platform/testing';
+import { benchEngineDir } from './engine-dir';
 import { startPlatformChild } from './placement-platform';
 import type { ProbedProcess } from './placement-probe';
 
@@ -96,7 +97,9 @@ export async function startDistributedLayout(databaseUrl: string): Promise<Runni
     AUTH_IP_RATE_MAX,
   };
   const start = async (name: ServiceName, env: Record<string, string>, port: number) => {
-    const service = startServiceProcess(`bench-${name}`, SERVICE_SCRIPTS[name], { ...common, ...env }, '-');
+    const service = startServiceProcess(`bench-${name}`, SERVICE_SCRIPTS[name], { ...common, ...env }, '-', {
+      root: benchEngineDir(),
+    });
     service.address.catch(() => undefined); // readiness is polled below, not read from the log
     const url = `http://127.0.0.1:${port}`;
     processes.push({ name, service, url });

@@ -4,6 +4,7 @@ import { request } from 'undici';
 import type { Database } from '@updown/runtime';
 import { PasswordHasher } from '@updown/gateway';
 import { startPlatformProcess, type PlatformProcess } from '@updown/platform/testing';
+import { benchEngineDir } from './engine-dir';
 import {
   createAccount,
   insertRefreshToken,
@@ -29,6 +30,7 @@ export function startPlatformChild(options: {
   return startPlatformProcess({
     name: 'bench-platform',
     nodeArgs: options.nodeArgs,
+    root: benchEngineDir(),
     env: {
       DATABASE_URL: options.databaseUrl,
       LOG_LEVEL: 'warn',

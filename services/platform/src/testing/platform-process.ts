@@ -20,6 +20,8 @@ export interface PlatformProcessOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Flags for node before the script, e.g. `--cpu-prof`. */
   readonly nodeArgs?: readonly string[];
+  /** Another checkout to run the platform from (its own `node_modules` included); default this one. */
+  readonly root?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function startPlatformProcess(options: PlatformProcessOptions): Pro
   const setup = await testPlatformEnv({ name: options.name, port, env: options.env });
   const service = startServiceProcess(options.name, PLATFORM_SCRIPT, { ...setup.env }, 'gateway listening', {
     nodeArgs: options.nodeArgs,
+    root: options.root,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async (graceMs = STOP_GRACE_MS) => {

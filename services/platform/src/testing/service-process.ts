@@ -32,17 +32,21 @@ export interface ServiceProcess {
 /**
  * Runs one service's entry point as its own Node process, the way `npm run start:<service>` does,
  * and resolves `address` from the JSON log line whose message is `readyMessage`. `nodeArgs` go to
- * node before the script (e.g. `--cpu-prof`).
+ * node before the script (e.g. `--cpu-prof`); `root` runs another checkout's code instead of this one's.
  */
 export function startServiceProcess(
   name: string,
   script: string,
   env: Record<string, string>,
   readyMessage: string,
-  options: { readonly nodeArgs?: readonly string[] } = {},
+  options: {
+    readonly nodeArgs?: readonly string[];
+    /** The checkout whose code runs (default: this one), so one harness can measure two trees alike. */
+    readonly root?: string;
+  } = {},
 ): ServiceProcess {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', script], {
-    cwd: REPO_ROOT,
+    cwd: options.root ?? REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
