@@ -238,7 +238,13 @@ async function readBatchState(
   deps: PlaceTradeDeps,
   requests: readonly PlaceTradeRequest[],
 ): Promise<BatchState<CommittedTrade>> {
-  const userIds = [...new Set(requests.map((r) => r.userId))];
+  const users = new Set<string>();
+  const symbols = new Set<string>();
+  for (const request of requests) {
+    users.add(request.userId);
+    symbols.add(request.pair);
+  }
+  const userIds = [...users];
   const balances = await lockStakeAccounts(trx, userIds);
   // Looked up under the locks: a concurrent placement with the same key has committed or not by now.
   const keyed = new Map<string, { userId: string; idempotencyKey: string }>();
@@ -250,7 +256,7 @@ async function readBatchState(
   for (const { key, trade } of await findTradesByIdempotencyKeys(trx, [...keyed.values()])) {
     committed.set(idempotencyScope(key.userId, key.idempotencyKey), { ...termsOf(trade), row: trade });
   }
-  const pairSymbols = [...new Set(requests.map((r) => r.pair))];
+  const pairSymbols = [...symbols];
   const context = await loadPlacementContext(trx, pairSymbols, userIds);
   const pairs = new Map<string, PairTerms>();
   for (const [symbol, pair] of context.pairs) {
@@ -265,12 +271,12 @@ async function readBatchState(
   for (const symbol of pairSymbols) {
     const tick = deps.prices.get(symbol);
     if (tick) {
-      latestTicks.set(symbol, {
-        price: tick.price,
-        atMs: tick.atMs,
-        tickId: null,
-        ...(tick.reference ? { reference: tick.reference } : {}),
-      });
+      latestTicks.set(
+        symbol,
+        tick.reference
+          ? { price: tick.price, atMs: tick.atMs, tickId: null, reference: tick.reference }
+          : { price: tick.price, atMs: tick.atMs, tickId: null },
+      );
     }
   }
   return {

@@ -148,10 +148,10 @@ export async function lockAccounts(
   codes: readonly string[],
 ): Promise<Map<string, number>> {
   const state = step(trx, 'accounts');
-  const unique = [...new Set(codes)];
-  state.accounts = new Set(unique);
-  if (unique.length === 0) return new Map();
-  const { rows } = await selectAccountsForUpdate(trx, uncachedTextArray(unique, same));
+  const held = new Set(codes);
+  state.accounts = held;
+  if (held.size === 0) return new Map();
+  const { rows } = await selectAccountsForUpdate(trx, uncachedTextArray([...held], same));
   const balances = new Map<string, number>();
   for (const row of rows) balances.set(row.code, Number(row.balance));
   return balances;
