@@ -144,6 +144,8 @@ const QUICK: Sizes = {
 
 /** The issue's goal for the tail: placements held at p99 ≤ 20 ms, at least half of pgbench's. */
 const TAIL_RATIO_GOAL = 0.5;
+/** The distributed layout's closed-loop capacity, at least this share of the single process's. */
+const DISTRIBUTED_CAPACITY_RATIO_GOAL = 0.8;
 
 const GOAL_RATE_PER_SEC = 5_000;
 const GOAL_RATIO = 1.0;
@@ -190,10 +192,9 @@ async function runPlacement(context: BenchContext): Promise<BenchResult[]> {
   const single = await measureLayout(context, sizes, startSingleLayout);
   const distributed = await measureDistributed(context, sizes);
   const reference = await pgbenchReference(context, sizes);
-  return [
-    result(context, sizes, 'placement', single, reference),
-    distributedRow(context, sizes, distributed, reference),
-  ];
+  const singleRow = result(context, sizes, 'placement', single, reference);
+  const distributedResult = distributedRow(context, sizes, distributed, reference);
+  return [singleRow, withCapacityRatio(distributedResult, singleRow)];
 }
 
 /** The distributed layout measured, or why it could not be. */
@@ -736,13 +737,45 @@ function result(
     name,
     value,
     unit: 'placements/s',
-    goal: `>= ${GOAL_RATE_PER_SEC} placements/s at p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms, ratio >= ${GOAL_RATIO.toFixed(1)}`,
+    goal: `p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms at >= ${TAIL_RATIO_GOAL}x the rate pgbench holds at p99 <= ${PLACEMENT_LIMITS.p99MsMax} ms, and >= ${GOAL_RATE_PER_SEC} placements/s where pgbench holds ${GOAL_RATE_PER_SEC}/s (ratio to pgbench tps >= ${GOAL_RATIO.toFixed(1)}: for reading)`,
     reference_name: tps === null ? null : 'pgbench TPC-B tps',
     reference_value: tps === null ? null : Math.round(tps),
     ratio,
     second_ratio: { name: 'to pgbench tail', value: tailRatio, goal_min: TAIL_RATIO_GOAL },
-    pass: value >= GOAL_RATE_PER_SEC && ratio !== null && ratio >= GOAL_RATIO,
+    pass: tailGoalMet(value, tailRatio, reference.tail),
     setup,
+  };
+}
+
+/**
+ * The issue's goal on the tail: the headline at least half of pgbench's own tail headline in the
+ * same run, and at least 5,000/s wherever pgbench's tail reaches 5,000/s (on this 2-core machine it
+ * does not, so the ratio decides). No pgbench tail, no verdict but a fail.
+ */
+export function tailGoalMet(value: number, tailRatio: number | null, tail: PgbenchTail | string): boolean {
+  if (typeof tail === 'string' || tailRatio === null || tailRatio < TAIL_RATIO_GOAL) return false;
+  return value >= GOAL_RATE_PER_SEC || tail.headlinePerSec < GOAL_RATE_PER_SEC;
+}
+
+/**
+ * The distributed row's closed-loop capacity as a share of the single process's in the same run
+ * (goal >= 0.8): the cost of the hops between the services, whatever the machine. A row that was
+ * not measured keeps its reason and fails.
+ */
+export function withCapacityRatio(distributed: BenchResult, single: BenchResult): BenchResult {
+  const own = distributed.setup.capacity_per_s;
+  const base = single.setup.capacity_per_s;
+  if (typeof own !== 'number' || typeof base !== 'number' || base <= 0) return distributed;
+  const capacityRatio = Math.round((own / base) * 100) / 100;
+  return {
+    ...distributed,
+    goal: `${distributed.goal}; closed-loop capacity >= ${DISTRIBUTED_CAPACITY_RATIO_GOAL}x the single process's`,
+    setup: {
+      ...distributed.setup,
+      capacity_ratio_to_single: capacityRatio,
+      capacity_ratio_to_single_is: `capacity_per_s ÷ the placement row's capacity_per_s, same run, goal >= ${DISTRIBUTED_CAPACITY_RATIO_GOAL}`,
+    },
+    pass: distributed.pass && capacityRatio >= DISTRIBUTED_CAPACITY_RATIO_GOAL,
   };
 }
 
