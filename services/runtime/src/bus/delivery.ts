@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { DeadLetterReason, DeadLetterRecord, TopicValidator } from '@updown/schemas';
 import type { Clock } from '../clock';
 import type { EventHandler, RetryPolicy } from './bus';
-import type { BusMetrics } from './bus-metrics';
+import type { BusMetrics, DeliveryCounts } from './bus-metrics';
 import { deadLetterRecord, decodeEvent, describeError } from './codec';
 import { retryDelayMs } from './retry';
 
@@ -71,17 +71,17 @@ export async function deliverEvent<E>(
   deps: DeliveryDeps<E>,
 ): Promise<DeliveryOutcome> {
   if (deps.signal.aborted) return 'aborted';
-  const labels = labelsOf(deps, message.topic);
+  const counts = countsOf(deps, message.topic);
   for (let attempt = 1; ; attempt++) {
     const startedMs = performance.now();
     try {
       const { topic, partition, offset, key } = message;
       await deps.handler(event, { topic, partition, offset, key, attempt });
-      deps.metrics.handlerDuration.observe(labels.attempt, (performance.now() - startedMs) / 1000);
-      deps.metrics.consumed.inc(labels.handled);
+      counts.observeDuration((performance.now() - startedMs) / 1000);
+      counts.handled++;
       return 'handled';
     } catch (error) {
-      deps.metrics.handlerDuration.observe(labels.attempt, (performance.now() - startedMs) / 1000);
+      counts.observeDuration((performance.now() - startedMs) / 1000);
       // The logger already carries topic and group.
       const context = { partition: message.partition, offset: message.offset, attempt };
       if (attempt >= deps.policy.attemptsMax) {
@@ -89,44 +89,18 @@ export async function deliverEvent<E>(
         return deadLetter(message, deps, 'handler_failed', describeError(error), attempt);
       }
       deps.logger.warn({ ...context, err: error }, 'event handler failed; retrying');
-      deps.metrics.handlerRetries.inc(labels.attempt);
+      counts.retries++;
       if (!(await pause(deps, retryDelayMs(attempt, deps.policy)))) return 'aborted';
     }
   }
 }
 
-interface TopicLabels {
-  readonly attempt: { readonly topic: string; readonly group: string };
-  readonly handled: { readonly topic: string; readonly group: string; readonly outcome: 'handled' };
-}
-
 /**
- * Label sets per group and topic, made on the first message there. Every tick reaches several
- * subscriptions in each process, so label objects and timer closures made per message were a
- * steady share of what an idle process allocates; prom-client now gets the same objects each time.
- * Keyed by the metrics (one per registry), group and topic, never by the deps object, which the
- * Kafka adapter makes per message; a process has a few dozen groups and topics.
+ * The counts of a group and topic, kept by the metrics, never by the deps object, which the Kafka
+ * adapter makes per message; a process has a few dozen groups and topics.
  */
-const labelsByMetrics = new WeakMap<BusMetrics, Map<string, Map<string, TopicLabels>>>();
-
-function labelsOf<E>(deps: DeliveryDeps<E>, topic: string): TopicLabels {
-  let byGroup = labelsByMetrics.get(deps.metrics);
-  if (byGroup === undefined) {
-    byGroup = new Map();
-    labelsByMetrics.set(deps.metrics, byGroup);
-  }
-  let byTopic = byGroup.get(deps.group);
-  if (byTopic === undefined) {
-    byTopic = new Map();
-    byGroup.set(deps.group, byTopic);
-  }
-  let labels = byTopic.get(topic);
-  if (labels === undefined) {
-    const { group } = deps;
-    labels = { attempt: { topic, group }, handled: { topic, group, outcome: 'handled' } };
-    byTopic.set(topic, labels);
-  }
-  return labels;
+function countsOf<E>(deps: DeliveryDeps<E>, topic: string): DeliveryCounts {
+  return deps.metrics.deliveryCounts(topic, deps.group);
 }
 
 async function pause<E>(deps: DeliveryDeps<E>, ms: number): Promise<boolean> {

@@ -98,7 +98,7 @@ export class MemoryBus<R extends TopicRegistry> implements Bus<R> {
     for (const m of messages) checkEvent(this.options.topics, this.validators, m.topic, m.key, m.event);
     for (const m of messages) {
       this.append(m.topic, m.key, encodeEvent(m.event));
-      this.metrics.published.inc({ topic: m.topic });
+      this.metrics.publishCounts(m.topic).published++;
     }
   }
 
