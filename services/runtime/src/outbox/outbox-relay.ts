@@ -210,7 +210,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
       }
       return { active: true, topics, full };
     });
-    for (const topic of pass.topics) this.metrics.relayed.inc({ topic });
+    for (const topic of pass.topics) this.metrics.relayedCount(topic).relayed++;
     if (failure) throw failure;
     return { active: pass.active, published: pass.topics.length, full: pass.full };
   }
