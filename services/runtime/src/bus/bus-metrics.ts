@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { HistogramCounts, serveScraped } from '../scraped-histogram';
 
 /**
  * Bus metrics, created once per registry and shared by every bus on it (prom-client refuses two
@@ -40,31 +41,16 @@ export class DeliveryCounts {
   handled = 0;
   /** Attempts that threw and were retried: `updown_bus_handler_retries_total`. */
   retries = 0;
-  /** Per bucket of `HANDLER_DURATION_BUCKETS` the attempts that took up to it (not cumulative), then the overflow. */
-  readonly durationBuckets = new Float64Array(HANDLER_DURATION_BUCKETS.length + 1);
-  durationSumSeconds = 0;
-  durationCount = 0;
+  /** Each attempt's time in the handler: `updown_bus_handler_duration_seconds`. */
+  readonly durations: HistogramCounts;
   reportedHandled = 0;
   reportedRetries = 0;
   readonly handledLabels: { readonly topic: string; readonly group: string; readonly outcome: 'handled' };
 
   constructor(readonly labels: { readonly topic: string; readonly group: string }) {
     this.handledLabels = { ...labels, outcome: 'handled' };
+    this.durations = new HistogramCounts(HANDLER_DURATION_BUCKETS, labels);
   }
-
-  observeDuration(seconds: number): void {
-    let i = 0;
-    while (i < HANDLER_DURATION_BUCKETS.length && seconds > HANDLER_DURATION_BUCKETS[i]!) i++;
-    this.durationBuckets[i]!++;
-    this.durationSumSeconds += seconds;
-    this.durationCount++;
-  }
-}
-
-interface MetricValue {
-  readonly labels: Record<string, string | number>;
-  readonly value: number;
-  readonly metricName?: string;
 }
 
 const shared = new WeakMap<Registry, BusMetrics>();
@@ -181,51 +167,14 @@ export function busMetrics(registry: Registry): BusMetrics {
   return metrics;
 }
 
-/**
- * `updown_bus_handler_duration_seconds{topic,group}`: a prom-client histogram for its name, help,
- * labels and type, whose values are read from the counts when scraped instead of kept by it.
- */
+/** `updown_bus_handler_duration_seconds{topic,group}`, read from the counts when scraped. */
 function registerHandlerDuration(registry: Registry, allDeliveries: readonly DeliveryCounts[]): void {
-  const name = 'updown_bus_handler_duration_seconds';
-  const help = 'Time spent in event handlers, per attempt';
   const histogram = new Histogram({
-    name,
-    help,
+    name: 'updown_bus_handler_duration_seconds',
+    help: 'Time spent in event handlers, per attempt',
     labelNames: ['topic', 'group'],
     buckets: HANDLER_DURATION_BUCKETS,
     registers: [],
   });
-  const bucket = `${name}_bucket`;
-  const values = (): MetricValue[] => {
-    const out: MetricValue[] = [];
-    for (const counts of allDeliveries) {
-      if (counts.durationCount === 0) continue;
-      const { topic, group } = counts.labels;
-      let cumulative = 0;
-      HANDLER_DURATION_BUCKETS.forEach((le, i) => {
-        cumulative += counts.durationBuckets[i]!;
-        out.push({ labels: { le, topic, group }, value: cumulative, metricName: bucket });
-      });
-      out.push({ labels: { le: '+Inf', topic, group }, value: counts.durationCount, metricName: bucket });
-      out.push({ labels: { topic, group }, value: counts.durationSumSeconds, metricName: `${name}_sum` });
-      out.push({ labels: { topic, group }, value: counts.durationCount, metricName: `${name}_count` });
-    }
-    return out;
-  };
-  const scraped = histogram as unknown as {
-    get: () => Promise<unknown>;
-    getForPromString: () => Promise<unknown>;
-    reset: () => void;
-  };
-  // The registry reads a histogram's text through `getForPromString`, its JSON through `get`.
-  scraped.get = async () => ({ name, help, type: 'histogram', aggregator: 'sum', values: values() });
-  scraped.getForPromString = scraped.get;
-  scraped.reset = () => {
-    for (const counts of allDeliveries) {
-      counts.durationBuckets.fill(0);
-      counts.durationSumSeconds = 0;
-      counts.durationCount = 0;
-    }
-  };
-  registry.registerMetric(histogram);
+  serveScraped(registry, histogram, () => allDeliveries.map((counts) => counts.durations));
 }

@@ -46,7 +46,7 @@ describe('deliver', () => {
     }
     expect(await deliver(message(3, 'labels.b.v1'), { ...base })).toBe('handled');
     expect(metrics.deliveryCounts('labels.a.v1', 'labels-group')).toBe(counts);
-    expect([counts.handled, counts.retries, counts.durationCount]).toEqual([3, 1, 4]);
+    expect([counts.handled, counts.retries, counts.durations.count]).toEqual([3, 1, 4]);
     // Nothing reached prom-client per message.
     expect(inc).not.toHaveBeenCalled();
 

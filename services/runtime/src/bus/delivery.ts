@@ -77,11 +77,11 @@ export async function deliverEvent<E>(
     try {
       const { topic, partition, offset, key } = message;
       await deps.handler(event, { topic, partition, offset, key, attempt });
-      counts.observeDuration((performance.now() - startedMs) / 1000);
+      counts.durations.observe((performance.now() - startedMs) / 1000);
       counts.handled++;
       return 'handled';
     } catch (error) {
-      counts.observeDuration((performance.now() - startedMs) / 1000);
+      counts.durations.observe((performance.now() - startedMs) / 1000);
       // The logger already carries topic and group.
       const context = { partition: message.partition, offset: message.offset, attempt };
       if (attempt >= deps.policy.attemptsMax) {
