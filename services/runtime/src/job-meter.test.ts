@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { meterJob, meterJobConnections, onJobRun, type JobRun } from './job-meter';
+import { Registry } from 'prom-client';
+import { meterJob, meterJobConnections, onJobRun, registerJobMetrics, type JobRun } from './job-meter';
 
 function busyMs(ms: number): void {
   const until = performance.now() + ms;
@@ -186,5 +187,38 @@ describe('meterJobConnections', () => {
     });
     expect(runs[0]!.syncMs).toBeGreaterThanOrEqual(10);
     expect(runs[0]!.syncMs).toBeLessThan(19);
+  });
+});
+
+describe('registerJobMetrics', () => {
+  it('turns the runs into the updown_job_* series when scraped', async () => {
+    const registry = new Registry();
+    const stop = registerJobMetrics(registry);
+    try {
+      for (let i = 0; i < 2; i++) {
+        await meterJob('scraped', async () => {
+          await turn();
+          busyMs(3);
+        });
+      }
+      const value = async (name: string) =>
+        ((await registry.getSingleMetric(name)!.get()).values as { labels: object; value: number }[])
+          .filter((entry) => (entry.labels as { task?: string }).task === 'scraped')
+          .map((entry) => entry.value);
+      expect(await value('updown_job_runs_total')).toEqual([2]);
+      expect((await value('updown_job_sync_seconds_total'))[0]).toBeGreaterThanOrEqual(0.006);
+      const [holdMax] = await value('updown_job_loop_hold_max_seconds');
+      expect(holdMax).toBeGreaterThanOrEqual(0.003);
+      // The windowed maximum is read once; the next scrape has no run to report.
+      expect(await value('updown_job_loop_hold_max_seconds')).toEqual([]);
+      const text = await registry.metrics();
+      expect(text).toContain('updown_job_loop_hold_seconds_count{task="scraped"} 2');
+      expect(text).toContain('updown_job_connection_hold_seconds_bucket{le="0.001",task="scraped"} 2');
+      expect(text).toContain('# TYPE updown_job_loop_hold_seconds histogram');
+      // Counters report each run once, however often they are scraped.
+      expect(await value('updown_job_runs_total')).toEqual([2]);
+    } finally {
+      stop();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { promiseHooks } from 'node:v8';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { HistogramCounts, serveScraped } from './scraped-histogram';
 
 /**
  * What a periodic job cost the process in one run: the longest stretch it held the event loop
@@ -272,20 +273,34 @@ function holdFor(run: Measuring, client: pg.PoolClient): pg.PoolClient {
  */
 export function registerJobMetrics(registry: Registry): () => void {
   const registers = [registry];
-  const runs = new Counter({
+  // Per job, plain numbers that prom-client reads when scraped: a `prom-client` call with labels
+  // builds its label key every time, and jobs run many times a second in an idle process.
+  const jobs = new Map<string, JobCounts>();
+  const all: JobCounts[] = [];
+  new Counter({
     name: 'updown_job_runs_total',
     help: 'Runs of each periodic job',
     labelNames: ['task'],
     registers,
+    collect() {
+      for (const job of all) {
+        if (job.runs === job.reportedRuns) continue;
+        this.inc(job.labels, job.runs - job.reportedRuns);
+        job.reportedRuns = job.runs;
+      }
+    },
   });
-  const hold = new Histogram({
-    name: 'updown_job_loop_hold_seconds',
-    help: 'The longest time one run of a periodic job held the event loop without a break',
-    labelNames: ['task'],
-    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5],
-    registers,
-  });
-  const holdMax = new Map<string, number>();
+  serveScraped(
+    registry,
+    new Histogram({
+      name: 'updown_job_loop_hold_seconds',
+      help: 'The longest time one run of a periodic job held the event loop without a break',
+      labelNames: ['task'],
+      buckets: HOLD_BUCKETS,
+      registers: [],
+    }),
+    () => all.map((job) => job.hold),
+  );
   new Gauge({
     name: 'updown_job_loop_hold_max_seconds',
     help: 'The longest time a periodic job held the event loop without a break since the previous scrape',
@@ -293,11 +308,13 @@ export function registerJobMetrics(registry: Registry): () => void {
     registers,
     collect() {
       this.reset();
-      for (const [job, seconds] of holdMax) this.set({ task: job }, seconds);
-      holdMax.clear();
+      for (const job of all) {
+        if (job.holdMaxSeconds === undefined) continue;
+        this.set(job.labels, job.holdMaxSeconds);
+        job.holdMaxSeconds = undefined;
+      }
     },
   });
-  const holdCpuMax = new Map<string, number>();
   new Gauge({
     name: 'updown_job_loop_hold_cpu_max_seconds',
     help: 'CPU time of the longest hold of updown_job_loop_hold_max_seconds (its wall time less any wait for a core)',
@@ -305,32 +322,76 @@ export function registerJobMetrics(registry: Registry): () => void {
     registers,
     collect() {
       this.reset();
-      for (const [job, seconds] of holdCpuMax) this.set({ task: job }, seconds);
-      holdCpuMax.clear();
+      for (const job of all) {
+        if (job.holdCpuMaxSeconds === undefined) continue;
+        this.set(job.labels, job.holdCpuMaxSeconds);
+        job.holdCpuMaxSeconds = undefined;
+      }
     },
   });
-  const sync = new Counter({
+  new Counter({
     name: 'updown_job_sync_seconds_total',
     help: 'Synchronous time of periodic jobs, summed over their runs',
     labelNames: ['task'],
     registers,
+    collect() {
+      for (const job of all) {
+        if (job.syncSeconds === job.reportedSyncSeconds) continue;
+        this.inc(job.labels, job.syncSeconds - job.reportedSyncSeconds);
+        job.reportedSyncSeconds = job.syncSeconds;
+      }
+    },
   });
-  const connection = new Histogram({
-    name: 'updown_job_connection_hold_seconds',
-    help: 'Time one run of a periodic job held pool connections, summed over its connections',
-    labelNames: ['task'],
-    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
-    registers,
-  });
+  serveScraped(
+    registry,
+    new Histogram({
+      name: 'updown_job_connection_hold_seconds',
+      help: 'Time one run of a periodic job held pool connections, summed over its connections',
+      labelNames: ['task'],
+      buckets: CONNECTION_HOLD_BUCKETS,
+      registers: [],
+    }),
+    () => all.map((job) => job.connectionHold),
+  );
   return onJobRun((run) => {
-    const labels = { task: run.job };
-    runs.inc(labels);
-    hold.observe(labels, run.loopHoldMaxMs / 1000);
-    if (run.loopHoldMaxMs / 1000 >= (holdMax.get(run.job) ?? 0)) {
-      holdMax.set(run.job, run.loopHoldMaxMs / 1000);
-      holdCpuMax.set(run.job, run.loopHoldCpuMs / 1000);
+    let job = jobs.get(run.job);
+    if (job === undefined) {
+      job = new JobCounts(run.job);
+      jobs.set(run.job, job);
+      all.push(job);
     }
-    sync.inc(labels, run.syncMs / 1000);
-    connection.observe(labels, run.connectionHoldMs / 1000);
+    job.runs++;
+    const holdSeconds = run.loopHoldMaxMs / 1000;
+    job.hold.observe(holdSeconds);
+    // The gauges' values are read once: the next scrape's maximum starts afresh.
+    if (job.holdMaxSeconds === undefined || holdSeconds >= job.holdMaxSeconds) {
+      job.holdMaxSeconds = holdSeconds;
+      job.holdCpuMaxSeconds = run.loopHoldCpuMs / 1000;
+    }
+    job.syncSeconds += run.syncMs / 1000;
+    job.connectionHold.observe(run.connectionHoldMs / 1000);
   });
+}
+
+const HOLD_BUCKETS = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5];
+const CONNECTION_HOLD_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5];
+
+/** One job's series, as plain numbers until scraped. */
+class JobCounts {
+  readonly labels: { readonly task: string };
+  runs = 0;
+  reportedRuns = 0;
+  syncSeconds = 0;
+  reportedSyncSeconds = 0;
+  /** The longest hold since the previous scrape and its CPU time; `undefined` when none ran since. */
+  holdMaxSeconds: number | undefined;
+  holdCpuMaxSeconds: number | undefined;
+  readonly hold: HistogramCounts;
+  readonly connectionHold: HistogramCounts;
+
+  constructor(job: string) {
+    this.labels = { task: job };
+    this.hold = new HistogramCounts(HOLD_BUCKETS, this.labels);
+    this.connectionHold = new HistogramCounts(CONNECTION_HOLD_BUCKETS, this.labels);
+  }
 }
