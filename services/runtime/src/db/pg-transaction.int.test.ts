@@ -19,6 +19,9 @@ afterAll(async () => {
 
 const insertScratch = preparedStatement<{ id: number }, [ids: string, notes: string]>(`
   insert into scratch (id, note) select * from unnest($1::int[], $2::text[]) returning id`);
+const insertQuietly = preparedStatement<never, [ids: string]>(`
+  insert into scratch (id, note) select i, 'q' from unnest($1::int[]) as i`);
+const readNote = preparedStatement<{ note: string }, [id: number]>(`select note from scratch where id = $1`);
 const countScratch = unnamedStatement<{ n: number }, []>(`select count(*)::int as n from scratch`);
 
 async function notes(): Promise<string[]> {
@@ -123,5 +126,78 @@ describe('runPgTransaction', () => {
     const after = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
     expect(after.rows[0]!.pid).not.toBe(before.rows[0]!.pid);
     expect(database.pool.totalCount).toBe(1);
+  });
+
+  it('describes a named statement once per connection, and gives the same rows every time after', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    const descriptions: string[] = [];
+    const results = await runPgTransaction(database.pool, async (trx) => {
+      const connection = (trx.client as unknown as { connection: NodeJS.EventEmitter }).connection;
+      const listener = (message: { fields: { name: string }[] }) =>
+        descriptions.push(message.fields.map((field) => field.name).join(','));
+      connection.on('rowDescription', listener);
+      try {
+        const answers = [];
+        for (let i = 1; i <= 3; i++) {
+          answers.push(
+            (
+              await insertScratch(
+                trx,
+                numberArray([i * 10, i * 10 + 1], (n) => n),
+                textArray(['x', 'y'], (s) => s),
+              )
+            ).rows,
+          );
+          answers.push(
+            (
+              await insertQuietly(
+                trx,
+                numberArray([i * 10 + 2], (n) => n),
+              )
+            ).rows,
+          );
+        }
+        for (const id of [10, 21, 32]) answers.push((await readNote(trx, id)).rows);
+        // A statement that fails on the server leaves the next one correct on the same connection.
+        await trx.client.query('savepoint before_duplicate');
+        await expect(
+          insertScratch(
+            trx,
+            numberArray([10], (n) => n),
+            textArray(['duplicate'], (s) => s),
+          ),
+        ).rejects.toMatchObject({ code: '23505' });
+        await trx.client.query('rollback to savepoint before_duplicate');
+        answers.push(
+          (
+            await insertScratch(
+              trx,
+              numberArray([99], (n) => n),
+              textArray(['z'], (s) => s),
+            )
+          ).rows,
+        );
+        return answers;
+      } finally {
+        connection.off('rowDescription', listener);
+      }
+    });
+    expect(results).toEqual([
+      [{ id: 10 }, { id: 11 }],
+      [],
+      [{ id: 20 }, { id: 21 }],
+      [],
+      [{ id: 30 }, { id: 31 }],
+      [],
+      [{ note: 'x' }],
+      [{ note: 'y' }],
+      [{ note: 'q' }],
+      [{ id: 99 }],
+    ]);
+    // Run only here: described by its first execution on this connection, and never again.
+    expect(descriptions.filter((fields) => fields === 'note')).toEqual(['note']);
+    // The insert was described on this connection at most once (by an earlier test, or here).
+    expect(descriptions.filter((fields) => fields === 'id').length).toBeLessThanOrEqual(1);
+    expect(await notes()).toEqual(['x', 'y', 'q', 'x', 'y', 'q', 'x', 'y', 'q', 'z']);
   });
 });

@@ -8,6 +8,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
+import { queryDescribedOnce } from './described-query';
 import type { Database } from './schema';
 
 /**
@@ -150,9 +151,9 @@ export function preparedStatement<R, Params extends readonly unknown[]>(
     if (db instanceof PgTransaction) {
       const name = nameFor(text);
       const values = params as readonly unknown[] as unknown[];
-      return db.client.query(
-        name === undefined ? { text, values } : { name, text, values },
-      ) as unknown as Promise<QueryResult<R>>;
+      return (name === undefined
+        ? db.client.query({ text, values })
+        : queryDescribedOnce(db.client, name, text, values)) as unknown as Promise<QueryResult<R>>;
     }
     return executePrepared(db, build(...params).compile(db));
   };
