@@ -187,6 +187,8 @@ describe('meterJobConnections', () => {
     });
     expect(runs[0]!.syncMs).toBeGreaterThanOrEqual(10);
     expect(runs[0]!.syncMs).toBeLessThan(19);
+    // Released, the socket is as it was: no one else's events go through the meter.
+    expect(Object.hasOwn(stream, 'emit')).toBe(false);
   });
 });
 

@@ -205,10 +205,6 @@ interface Stream {
   emit: Emit;
 }
 
-/** The run holding each metered socket's connection now, if any. */
-const socketRuns = new WeakMap<Stream, Measuring>();
-const meteredSockets = new WeakSet<Stream>();
-
 /**
  * Counts the connections a job run checks out of `pool` as its own: the time each is held, and
  * the socket's callbacks while it is (parsing the rows the job asked for is the job's work too).
@@ -224,20 +220,17 @@ export function meterJobConnections(pool: pg.Pool): void {
 }
 
 /**
- * Times a socket's `data` events as a slice of the run holding its connection. The socket is
- * patched once, the first time a run checks its connection out, and stays patched: outside runs
- * the patch costs a lookup per event.
+ * Times a socket's `data` events as slices of `run` while the run holds its connection: `emit`
+ * is shadowed on the socket for the checkout and the shadow removed at release, so a socket in
+ * anyone else's hands pays nothing. Returns the way to remove it.
  */
-function meterSocket(stream: Stream): void {
-  if (meteredSockets.has(stream)) return;
-  meteredSockets.add(stream);
+function meterSocket(run: Measuring, stream: Stream): () => void {
+  const own = Object.hasOwn(stream, 'emit');
   const emit = stream.emit;
   stream.emit = function (this: unknown, event: string | symbol) {
-    const run = event === 'data' && openRun === undefined ? socketRuns.get(stream) : undefined;
-    // `arguments`, not a rest parameter: every event of the socket, placements' included, would
-    // allocate an array for it.
+    // `arguments`, not a rest parameter, which would make an array per event.
     // eslint-disable-next-line prefer-rest-params
-    if (run === undefined) return Reflect.apply(emit, this, arguments) as boolean;
+    if (event !== 'data' || openRun !== undefined) return Reflect.apply(emit, this, arguments) as boolean;
     openSlice(run);
     try {
       // eslint-disable-next-line prefer-rest-params
@@ -246,20 +239,21 @@ function meterSocket(stream: Stream): void {
       closeSlice(performance.now());
     }
   };
+  return () => {
+    if (own) stream.emit = emit;
+    else delete (stream as Partial<Stream>).emit;
+  };
 }
 
 function holdFor(run: Measuring, client: pg.PoolClient): pg.PoolClient {
   const checkedOutMs = performance.now();
   const stream = (client as unknown as { connection?: { stream?: Stream } }).connection?.stream;
-  if (stream !== undefined && typeof stream.emit === 'function' && !socketRuns.has(stream)) {
-    meterSocket(stream);
-    socketRuns.set(stream, run);
-  }
+  const unmeter = typeof stream?.emit === 'function' ? meterSocket(run, stream) : undefined;
   // The pool gives every checkout a fresh `release`, so this wrapper lasts this checkout only.
   const release = client.release.bind(client);
   client.release = (error?: Error | boolean) => {
     run.connectionHoldMs += performance.now() - checkedOutMs;
-    if (stream !== undefined && socketRuns.get(stream) === run) socketRuns.delete(stream);
+    unmeter?.();
     release(error);
   };
   return client;
