@@ -26,18 +26,7 @@ export function bucketStartSec(tsMs: number, timeframeSec: number): number {
   return Math.floor(tsMs / (timeframeSec * 1000)) * timeframeSec;
 }
 
-interface Building {
-  pair: string;
-  timeframeSec: number;
-  bucketStartSec: number;
-  open: number;
-  openAtMs: number;
-  high: number;
-  low: number;
-  close: number;
-  closeAtMs: number;
-  volume: number;
-}
+type Building = { -readonly [K in keyof CandleRow]: CandleRow[K] };
 
 /**
  * Above this many (tick, timeframe) pairs a batch finds its candles by a string key; below it, by
@@ -56,76 +45,64 @@ export function aggregateCandles(
   ticks: readonly Tick[],
   timeframesSec: readonly number[] = TIMEFRAME_SECONDS,
 ): CandleRow[] {
+  // The rows are built in place; the instants of each one's open and close sit beside them, by
+  // index, so that no second object per candle is made to return.
   const built: Building[] = [];
+  const openAtMs: number[] = [];
+  const closeAtMs: number[] = [];
   const byKey =
-    ticks.length * timeframesSec.length > SCAN_CANDLES_MAX ? new Map<string, Building>() : undefined;
+    ticks.length * timeframesSec.length > SCAN_CANDLES_MAX ? new Map<string, number>() : undefined;
   for (const tick of ticks) {
     for (const timeframeSec of timeframesSec) {
       const start = bucketStartSec(tick.atMs, timeframeSec);
       const key = byKey && `${tick.pair}\u0000${timeframeSec}\u0000${start}`;
-      const candle = key === undefined ? scanFor(built, tick.pair, timeframeSec, start) : byKey!.get(key);
-      if (!candle) {
-        const made: Building = {
+      const at = key === undefined ? scanFor(built, tick.pair, timeframeSec, start) : (byKey!.get(key) ?? -1);
+      if (at < 0) {
+        if (key !== undefined) byKey!.set(key, built.length);
+        built.push({
           pair: tick.pair,
           timeframeSec,
           bucketStartSec: start,
           open: tick.price,
-          openAtMs: tick.atMs,
           high: tick.price,
           low: tick.price,
           close: tick.price,
-          closeAtMs: tick.atMs,
           volume: 1,
-        };
-        built.push(made);
-        if (key !== undefined) byKey!.set(key, made);
+        });
+        openAtMs.push(tick.atMs);
+        closeAtMs.push(tick.atMs);
         continue;
       }
+      const candle = built[at]!;
       candle.volume += 1;
       if (tick.price > candle.high) candle.high = tick.price;
       if (tick.price < candle.low) candle.low = tick.price;
-      if (tick.atMs < candle.openAtMs) {
+      if (tick.atMs < openAtMs[at]!) {
         candle.open = tick.price;
-        candle.openAtMs = tick.atMs;
+        openAtMs[at] = tick.atMs;
       }
-      if (tick.atMs >= candle.closeAtMs) {
+      if (tick.atMs >= closeAtMs[at]!) {
         candle.close = tick.price;
-        candle.closeAtMs = tick.atMs;
+        closeAtMs[at] = tick.atMs;
       }
     }
   }
-  return built
-    .sort(
-      (a, b) =>
-        (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0) ||
-        a.timeframeSec - b.timeframeSec ||
-        a.bucketStartSec - b.bucketStartSec,
-    )
-    .map(({ pair, timeframeSec, bucketStartSec, open, high, low, close, volume }) => ({
-      pair,
-      timeframeSec,
-      bucketStartSec,
-      open,
-      high,
-      low,
-      close,
-      volume,
-    }));
+  return built.sort(
+    (a, b) =>
+      (a.pair < b.pair ? -1 : a.pair > b.pair ? 1 : 0) ||
+      a.timeframeSec - b.timeframeSec ||
+      a.bucketStartSec - b.bucketStartSec,
+  );
 }
 
-/** Newest first: consecutive ticks mostly fall in the candles made last. */
-function scanFor(
-  built: readonly Building[],
-  pair: string,
-  timeframeSec: number,
-  start: number,
-): Building | undefined {
+/** The index of the candle, or -1. Newest first: consecutive ticks mostly fall in the candles made last. */
+function scanFor(built: readonly Building[], pair: string, timeframeSec: number, start: number): number {
   for (let i = built.length - 1; i >= 0; i--) {
     const candle = built[i]!;
     if (candle.bucketStartSec === start && candle.timeframeSec === timeframeSec && candle.pair === pair)
-      return candle;
+      return i;
   }
-  return undefined;
+  return -1;
 }
 
 /** What the stored candle becomes when a later batch's candle for the same bucket is merged in. */
