@@ -26,20 +26,11 @@ export interface JobRun {
   readonly wallMs: number;
 }
 
-/**
- * A promise continuation of the job this soon after its previous slice, in the same run of the
- * microtask queue, is the same hold: only microtasks ran between them, and no timer or socket of
- * anyone else could. A slice that starts after the loop turned (a timer, an immediate, a socket)
- * begins a new hold, however soon.
- */
-const SLICE_MERGE_GAP_MS = 0.05;
-
 interface Measuring {
   readonly job: string;
   readonly startedMs: number;
   stretchMs: number;
   stretchCpuMs: number;
-  lastSliceEndMs: number;
   /** `drain` when the last slice ended: a slice can continue it only within the same drain. */
   lastSliceDrain: number;
   loopHoldMaxMs: number;
@@ -119,10 +110,12 @@ function closeSlice(endMs: number): void {
   const sliceMs = endMs - openAtMs;
   const sliceCpuMs = (cpuUs() - openCpuUs) / 1000;
   run.syncMs += sliceMs;
-  const continues = run.lastSliceDrain === drain && openAtMs - run.lastSliceEndMs <= SLICE_MERGE_GAP_MS;
-  run.stretchMs = continues ? run.stretchMs + (endMs - run.lastSliceEndMs) : sliceMs;
+  // A slice in the same run of the microtask queue as the run's previous one continues its hold:
+  // the loop could not turn in between. Only the job's own slices are summed, not the microtasks
+  // of others that may have run between them (a GC pause or a wait for a core is no one's).
+  const continues = run.lastSliceDrain === drain;
+  run.stretchMs = continues ? run.stretchMs + sliceMs : sliceMs;
   run.stretchCpuMs = continues ? run.stretchCpuMs + sliceCpuMs : sliceCpuMs;
-  run.lastSliceEndMs = endMs;
   run.lastSliceDrain = drain;
   if (!drainEndQueued) {
     drainEndQueued = true;
@@ -157,7 +150,6 @@ export function meterJob<T>(job: string, task: () => Promise<T>): Promise<T> {
     startedMs: performance.now(),
     stretchMs: 0,
     stretchCpuMs: 0,
-    lastSliceEndMs: Number.NEGATIVE_INFINITY,
     lastSliceDrain: -1,
     loopHoldMaxMs: 0,
     loopHoldCpuMs: 0,
