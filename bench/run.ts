@@ -66,7 +66,8 @@ async function main(): Promise<number> {
       fsync: env.server.fsync ?? 'unknown',
       synchronous_commit: env.server.synchronous_commit ?? 'unknown',
       jit: env.server.jit ?? 'unknown',
-      engine_jit: env.server.engine_jit ?? 'unknown',
+      // Read through this checkout's createDb: another checkout's engine may connect otherwise.
+      engine_jit: benchEngineDir() ? 'not read (BENCH_ENGINE_DIR)' : (env.server.engine_jit ?? 'unknown'),
       engine_dir: benchEngineDir() ?? 'this checkout',
       quick: quick ? 'yes' : 'no',
     },
