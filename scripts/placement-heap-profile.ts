@@ -16,7 +16,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import { openBenchEnvironment } from '../bench/lib/environment';
-import { runOpenModelStep, type SendOutcome } from '../bench/lib/open-model-load';
+import { placementSender } from '../bench/benchmarks/placement';
+import { runOpenModelStep } from '../bench/lib/open-model-load';
 import { heapAllocatedOf } from '../bench/lib/placement-alloc';
 import { createTraders, startPlatformChild } from '../bench/lib/placement-platform';
 import { rankProfiles, type HeapProfile } from './heap-profile-rank';
@@ -30,39 +31,6 @@ const placements = Number(process.argv[2] ?? 5000);
 const ratePerSec = Number(process.argv[3] ?? 150);
 const outDir = process.argv[4] ?? '/tmp/heap-profile';
 const log = (message: string) => process.stderr.write(`${new Date().toISOString()} ${message}\n`);
-
-function sender(pool: Pool, tokens: readonly string[], pairs: readonly string[]) {
-  const headers = tokens.map((token) => ({
-    authorization: `Bearer ${token}`,
-    'content-type': 'application/json',
-  }));
-  const bodies = pairs.flatMap((pair) =>
-    ['UP', 'DOWN'].map((direction) =>
-      JSON.stringify({ pair, direction, amount: 1, duration: 3600, account_type: 'demo' }),
-    ),
-  );
-  const reported = new Set<number>();
-  return async (index: number): Promise<SendOutcome> => {
-    const user = index % headers.length;
-    const body = bodies[(Math.floor(index / headers.length) + user) % bodies.length]!;
-    const response = await pool.request({
-      path: '/api/trades/place',
-      method: 'POST',
-      headers: headers[user]!,
-      body,
-    });
-    if (response.statusCode === 201) {
-      await response.body.dump();
-      return 'ok';
-    }
-    const text = await response.body.text();
-    if (!reported.has(response.statusCode)) {
-      reported.add(response.statusCode);
-      log(`first http ${response.statusCode}: ${text.slice(0, 300)}`);
-    }
-    return `http ${response.statusCode}`;
-  };
-}
 
 async function waitForFile(file: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -112,7 +80,7 @@ async function main(): Promise<void> {
     const pairs = (
       await database.db.selectFrom('market_pairs').select('symbol').where('active', '=', true).execute()
     ).map((r) => r.symbol);
-    const send = sender(pool, tokens, pairs);
+    const send = placementSender(pool, tokens, pairs, log);
     const step = (count: number) =>
       runOpenModelStep({
         send,

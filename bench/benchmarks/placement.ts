@@ -432,7 +432,8 @@ async function measure(
   };
 }
 
-function placementSender(
+/** Demo placements of $1 for an hour, round-robin over the traders, each walking the pairs and directions. */
+export function placementSender(
   pool: Pool,
   tokens: readonly string[],
   pairs: readonly string[],
