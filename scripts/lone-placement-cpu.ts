@@ -10,13 +10,12 @@
  * runs last a few seconds; on a busy machine the numbers are an indication, not a measurement.
  */
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { createDb, systemClock } from '@updown/runtime';
 import { createPlaceTrade } from '@updown/order';
-import { openUserAccounts, transfer } from '@updown/wallet';
+import { fundedTrader } from '@updown/order/testing';
 import { openBenchEnvironment, type BenchDatabase } from '../bench/lib/environment';
 import { clockTicksPerSecond, readProcStat } from '../bench/lib/proc-stat';
 
@@ -33,22 +32,8 @@ async function backendTicks(pid: number): Promise<number> {
 }
 
 async function fundedTraders(database: BenchDatabase): Promise<string[]> {
-  const ids = Array.from({ length: TRADERS }, () => randomUUID());
-  for (const id of ids) {
-    await sql`insert into users (id, email, name, password_hash)
-              values (${id}, ${`${id}@example.com`}, 'Trader', 'x')`.execute(database.db);
-    await openUserAccounts(database.db, id);
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: `fund:${id}`,
-        postings: [
-          { account: { system: 'payments_clearing' }, amount: -100_000_000 },
-          { account: { owner: id, type: 'real' }, amount: 100_000_000 },
-        ],
-      }),
-    );
-  }
+  const ids: string[] = [];
+  for (let i = 0; i < TRADERS; i++) ids.push(await fundedTrader(database.db, 100_000_000));
   return ids;
 }
 

@@ -1,1 +1,2 @@
 export { countPendingTrades, insertPendingTrades, type SeededTrade } from './trades';
+export { fundedTrader } from './traders';

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { openUserAccounts, transfer } from '@updown/wallet';
+import { fundedTrader } from '../testing/traders';
 import { createPlaceTrade, type PlaceTradeRequest } from './place-trade.handler';
 
 /**
@@ -38,22 +37,8 @@ afterAll(async () => {
 const NOW = Date.UTC(2026, 0, 5, 12);
 const prices = { get: () => ({ price: 97_000.5, atMs: NOW - 100 }) };
 
-async function trader(realCents: number): Promise<string> {
-  const id = randomUUID();
-  await sql`insert into users (id, email, name, password_hash)
-            values (${id}, ${`${id}@example.com`}, 'Trader', 'x')`.execute(database.db);
-  await openUserAccounts(database.db, id);
-  await database.db.transaction().execute((trx) =>
-    transfer(trx, {
-      kind: 'deposit',
-      idempotencyKey: `fund:${id}`,
-      postings: [
-        { account: { system: 'payments_clearing' }, amount: -realCents },
-        { account: { owner: id, type: 'real' }, amount: realCents },
-      ],
-    }),
-  );
-  return id;
+function trader(realCents: number): Promise<string> {
+  return fundedTrader(database.db, realCents);
 }
 
 function request(userId: string, key: string, more: Partial<PlaceTradeRequest> = {}): PlaceTradeRequest {
