@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { nextStepRate, stepPasses, type LadderLimits, type LadderPlan } from './placement-ladder';
+import { pgbenchLoadArgs } from './placement-pgbench';
 import { percentile } from './stats';
 
 const run = promisify(execFile);
@@ -132,14 +133,7 @@ export async function runPgbenchAtRate(options: PgbenchRateOptions): Promise<Pgb
         String(options.ratePerSec),
         '-L',
         String(options.lateMs),
-        '-c',
-        String(options.clients),
-        '-j',
-        String(options.threads),
-        '-T',
-        String(options.durationSec),
-        '-M',
-        'prepared',
+        ...pgbenchLoadArgs(options),
         '--log',
         `--log-prefix=${path.join(dir, 'tx')}`,
         options.url,

@@ -37,23 +37,19 @@ export async function runPgbench(options: PgbenchOptions): Promise<PgbenchResult
   const timeout = options.durationSec * 1000 + PGBENCH_SLACK_MS;
   await run(options.pgbench, ['-i', '-q', '-s', String(options.scale), options.url], { timeout });
   await options.beforeRun?.();
-  const { stdout } = await run(
-    options.pgbench,
-    [
-      '-c',
-      String(options.clients),
-      '-j',
-      String(options.threads),
-      '-T',
-      String(options.durationSec),
-      '-M',
-      'prepared',
-      options.url,
-    ],
-    { timeout },
-  );
+  const { stdout } = await run(options.pgbench, [...pgbenchLoadArgs(options), options.url], { timeout });
   await options.afterRun?.();
   return parsePgbenchOutput(stdout);
+}
+
+/** The load every pgbench run here shares: its clients, threads and duration, prepared statements. */
+export function pgbenchLoadArgs(options: {
+  readonly clients: number;
+  readonly threads: number;
+  readonly durationSec: number;
+}): string[] {
+  const { clients, threads, durationSec } = options;
+  return ['-c', String(clients), '-j', String(threads), '-T', String(durationSec), '-M', 'prepared'];
 }
 
 /** Reads pgbench's summary; throws when it has no `tps =` line (pgbench failed or changed format). */
