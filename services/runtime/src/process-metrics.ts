@@ -72,9 +72,11 @@ export interface GcHeapRecord {
 
 /**
  * Bytes allocated on the V8 heap, added up from the heap's used size around each collection: V8
- * frees nothing between two collections, so the used size grows by exactly what was allocated, and
+ * frees almost nothing between two collections, so the used size grows by what was allocated, and
  * each collection's "used before" less the previous one's "used after" is what was allocated in
- * between. Pure, so the arithmetic is tested without a collector.
+ * between. Almost: a mark-sweep's pages are swept concurrently after it reports, and what they free
+ * then is subtracted from the next interval, so the count can fall a few per cent short of the
+ * allocation (never above it). Pure, so the arithmetic is tested without a collector.
  */
 export interface HeapAllocationState {
   /** Allocated up to the last folded collection. */
