@@ -21,6 +21,7 @@ export {
   PREPARED_TEXTS_MAX,
   runPgTransaction,
   selectList,
+  together,
   unnamedStatement,
   type SqlTransaction,
   type StatementTarget,

@@ -37,9 +37,12 @@ export { BonusStakeCapExceeded } from './stakes/stake.errors';
 export {
   holdStakes,
   lockStakeAccounts,
+  planStakeHolds,
+  postStakeHolds,
   stakeTermsColumns,
   type HeldStake,
   type StakeHold,
+  type StakeHoldPlan,
   type StakeTermsColumns,
 } from './stakes/stake.repository';
 export {

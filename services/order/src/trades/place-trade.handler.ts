@@ -6,12 +6,13 @@ import {
   Histogram,
   poolOf,
   runPgTransaction,
+  together,
   type Clock,
   type Database,
   type Registry,
   type SqlTransaction,
 } from '@updown/runtime';
-import { holdStakes, IdempotencyConflict, lockStakeAccounts } from '@updown/wallet';
+import { IdempotencyConflict, lockStakeAccounts, planStakeHolds, postStakeHolds } from '@updown/wallet';
 import {
   decideBatch,
   idempotencyScope,
@@ -228,10 +229,10 @@ async function placeInTransaction(
 }
 
 /**
- * Everything the batch is decided on, read with four statements whatever its size: the stake
- * accounts of its users (locked), the trades its keys were used for, the terms of its pairs and
- * users (with each capped user's open real trades), the risk books of its pairs (locked); then
- * the clock and the latest prices, once the locks are held.
+ * Everything the batch is decided on, read with four statements whatever its size, in two round
+ * trips: the stake accounts of its users (locked), the trades its keys were used for, the terms of
+ * its pairs and users (with each capped user's open real trades); then the risk books of the pairs
+ * that exist (locked); then the clock and the latest prices, once the locks are held.
  */
 async function readBatchState(
   trx: SqlTransaction,
@@ -245,19 +246,24 @@ async function readBatchState(
     symbols.add(request.pair);
   }
   const userIds = [...users];
-  const balances = await lockStakeAccounts(trx, userIds);
-  // Looked up under the locks: a concurrent placement with the same key has committed or not by now.
+  const pairSymbols = [...symbols];
   const keyed = new Map<string, { userId: string; idempotencyKey: string }>();
   for (const { userId, idempotencyKey } of requests) {
     if (idempotencyKey !== undefined)
       keyed.set(idempotencyScope(userId, idempotencyKey), { userId, idempotencyKey });
   }
+  // In this order, in one round trip: the keys and terms are read under the account locks, so a
+  // concurrent placement with the same key has committed or not by then.
+  const [balances, found, context] = await together(
+    trx,
+    () => lockStakeAccounts(trx, userIds),
+    () => findTradesByIdempotencyKeys(trx, [...keyed.values()]),
+    () => loadPlacementContext(trx, pairSymbols, userIds),
+  );
   const committed = new Map<string, CommittedTrade>();
-  for (const { key, trade } of await findTradesByIdempotencyKeys(trx, [...keyed.values()])) {
+  for (const { key, trade } of found) {
     committed.set(idempotencyScope(key.userId, key.idempotencyKey), { ...termsOf(trade), row: trade });
   }
-  const pairSymbols = [...symbols];
-  const context = await loadPlacementContext(trx, pairSymbols, userIds);
   const pairs = new Map<string, PairTerms>();
   for (const [symbol, pair] of context.pairs) {
     pairs.set(symbol, { symbol, active: pair.active, payoutPct: pair.payout_pct });
@@ -306,9 +312,10 @@ interface NewPlacement {
 }
 
 /**
- * The accepted placements' writes, one statement set for all: the wallet holds the stakes (it
- * splits each on the balances it locked, in the same order, so it comes to the decisions' split),
- * then the trades, then their events. Returns each trade by its place in the batch.
+ * The accepted placements' writes, one statement set for all, in one round trip: the wallet holds
+ * the stakes (it splits each on the balances it locked, in the same order, so it comes to the
+ * decisions' split), then the trades, then the risk books. Returns each trade by its place in the
+ * batch.
  */
 async function writeTrades(
   trx: SqlTransaction,
@@ -316,7 +323,7 @@ async function writeTrades(
   options: { at: Date; activeBonusCents: ReadonlyMap<string, number> },
 ): Promise<Map<number, TradeRow>> {
   if (accepted.length === 0) return new Map();
-  const held = await holdStakes(
+  const stakes = planStakeHolds(
     trx,
     accepted.map(({ id, request, trade }) => ({
       tradeId: id,
@@ -327,22 +334,30 @@ async function writeTrades(
       occurredAt: options.at,
     })),
   );
-  const rows = await insertTrades(
+  // The splits are decided before anything is written: the holds, the trades and the books go to
+  // the server together.
+  const [, rows] = await together(
     trx,
-    accepted.map(({ id, request, trade }, i) => ({
-      id,
-      userId: request.userId,
-      idempotencyKey: request.idempotencyKey ?? null,
-      trade: {
-        ...trade,
-        stakeFromCashCents: held[i]!.fromCashCents,
-        stakeFromBonusCents: held[i]!.fromBonusCents,
-      },
-    })),
-  );
-  await addToPlacedBooks(
-    trx,
-    accepted.filter(({ trade }) => trade.accountType === 'real').map(({ trade }) => trade),
+    () => postStakeHolds(trx, stakes),
+    () =>
+      insertTrades(
+        trx,
+        accepted.map(({ id, request, trade }, i) => ({
+          id,
+          userId: request.userId,
+          idempotencyKey: request.idempotencyKey ?? null,
+          trade: {
+            ...trade,
+            stakeFromCashCents: stakes.held[i]!.fromCashCents,
+            stakeFromBonusCents: stakes.held[i]!.fromBonusCents,
+          },
+        })),
+      ),
+    () =>
+      addToPlacedBooks(
+        trx,
+        accepted.filter(({ trade }) => trade.accountType === 'real').map(({ trade }) => trade),
+      ),
   );
   // No outbox insert: each trade row got its publish position from the table's defaults, and the
   // relay publishes its `trades.opened.v1` from the row (`openedTradesSource`) once this commits.

@@ -8,12 +8,15 @@ import { createPlaceTrade, type PlaceTradeRequest } from './place-trade.handler'
 
 /**
  * Every statement of a placement batch runs as a named prepared statement: parsed and planned once
- * per connection, so a lone placement costs PostgreSQL about what a pgbench transaction does.
+ * per connection, so a lone placement costs PostgreSQL about what a pgbench transaction does; and
+ * the statements that do not wait for each other's results go to the server together.
  */
 
 let database: TestDatabase;
 /** The texts sent between each `begin` and its `commit`, in order, one list per transaction. */
 const transactions: string[][] = [];
+/** The queries handed to the client, each one round trip, for each transaction, begin to commit. */
+const roundTrips: number[] = [];
 
 beforeAll(async () => {
   // One connection: the statements recorded are the ones whose prepared forms are listed below.
@@ -22,10 +25,16 @@ beforeAll(async () => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     let open: string[] | undefined;
     (client as { query: unknown }).query = (...args: unknown[]) => {
-      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
-      if (/^\s*begin\b/i.test(text)) transactions.push((open = []));
-      else if (/^\s*(commit|rollback)\b/i.test(text)) open = undefined;
-      else open?.push(text);
+      // A string, a query config, or statements sent together (`statements`, each with its text).
+      const sent = args[0] as string | { text?: string; statements?: readonly { text: string }[] };
+      const texts = typeof sent === 'string' ? [sent] : (sent.statements?.map((s) => s.text) ?? [sent.text!]);
+      if (/^\s*begin\b/i.test(texts[0]!)) roundTrips.push(0);
+      if (open !== undefined || /^\s*begin\b/i.test(texts[0]!)) roundTrips[roundTrips.length - 1]!++;
+      for (const text of texts) {
+        if (/^\s*begin\b/i.test(text)) transactions.push((open = []));
+        else if (/^\s*(commit|rollback)\b/i.test(text)) open = undefined;
+        else open?.push(text);
+      }
       return query(...args);
     };
   });
@@ -99,7 +108,7 @@ describe('a placement batch', () => {
     expect(sent.filter((text) => !prepared.has(text))).toEqual([]);
   });
 
-  it('is planned once: after a few lone placements every statement of one runs on its generic plan', async () => {
+  it('is planned once, and sent in four round trips: after a few lone placements every statement of one runs on its generic plan', async () => {
     const userId = await trader(100_000);
     const place = createPlaceTrade({ db: database.db, prices, clock: new ManualClock(NOW) });
     // Statistics on the tables placement grows, as a running database has them (autovacuum): on a
@@ -110,7 +119,10 @@ describe('a placement batch', () => {
     // PostgreSQL plans the first five executions with their values before it settles on a plan.
     for (let i = 0; i < 8; i++) await place(request(userId, `lone:${i}`));
     transactions.length = 0;
+    roundTrips.length = 0;
     await place(request(userId, 'measured'));
+    // Begin with the three reads under the stake locks, the risk books, the three writes, commit.
+    expect(roundTrips).toEqual([4]);
     const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
       select statement, generic_plans, custom_plans from pg_prepared_statements`.execute(database.db);
     const plans = new Map(rows.map((row) => [row.statement, row]));

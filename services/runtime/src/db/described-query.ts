@@ -38,6 +38,7 @@ interface QueryInternals {
 
 interface Connection {
   bind(config: object): void;
+  execute(config: object): void;
   close(config: object): void;
   sync(): void;
 }
@@ -136,4 +137,174 @@ export function queryDescribedOnce(
     query.callback = (error, result) => (error ? reject(error) : resolve(result!));
     client.query(query as unknown as pg.QueryConfig);
   });
+}
+
+/** Whether the named statement `name` has been parsed and described on `client`'s connection. */
+export function isDescribedOn(client: pg.ClientBase, name: string): boolean {
+  const connection = connectionOf(client);
+  return (
+    connection !== undefined &&
+    connection.parsedStatements[name] !== undefined &&
+    describedBy.get(connection)?.has(name) === true
+  );
+}
+
+function connectionOf(client: pg.ClientBase): (Connection & { parsedStatements: Record<string, string> }) | undefined {
+  return (client as unknown as { connection?: Connection & { parsedStatements: Record<string, string> } }).connection;
+}
+
+/** One statement of a pipeline, and where its outcome goes. */
+export interface PipelinedStatement {
+  readonly name: string;
+  /** The text `name` was prepared from (what was sent, for a reader of the query). */
+  readonly text: string;
+  readonly values: readonly unknown[];
+  readonly resolve: (result: pg.QueryResult) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * What a statement of a pipeline gets when one before it failed: PostgreSQL skipped it (or, when
+ * the earlier one's rows could not be read, ran it in a transaction that can only roll back).
+ */
+export class SkippedStatement extends Error {
+  constructor(cause: Error) {
+    super(`not used: an earlier statement sent with it failed (${cause.message})`, { cause });
+    this.name = 'SkippedStatement';
+  }
+}
+
+// node-postgres's result of one statement (its `Query` builds one the same way).
+const Result = createRequire(import.meta.url)('pg/lib/result') as new () => QueryInternals['_result'] & {
+  parseRow(fields: unknown[]): unknown;
+  addRow(row: unknown): void;
+  addCommandComplete(message: unknown): void;
+};
+
+/**
+ * Statements sent together, as PostgreSQL's extended protocol allows: every statement's Bind and
+ * Execute, then one Sync, in one write; the server runs them in order and answers once, so they
+ * cost one round trip instead of one each. Only statements already parsed and described on the
+ * connection go this way (`isDescribedOn`): nothing is parsed or described here, so the answers
+ * are only each statement's rows and its CommandComplete. On an error PostgreSQL skips the rest
+ * up to the Sync: the failed statement gets the error, those after it `SkippedStatement`.
+ *
+ * To node-postgres it is one query (a "submittable", as pg-cursor is), so nothing else runs on
+ * the client in between.
+ */
+class PipelinedQuery {
+  callback?: (error: Error | null) => void;
+  private readonly results: InstanceType<typeof Result>[] = [];
+  /** The statement whose answers arrive now. */
+  private at = 0;
+  /** A row that could not be parsed, and its statement: the first is reported at the end. */
+  private rowError: { readonly error: Error; readonly at: number } | undefined;
+
+  constructor(
+    readonly statements: readonly PipelinedStatement[],
+    connection: Connection,
+  ) {
+    for (const { name } of statements) {
+      const result = new Result();
+      const known = describedBy.get(connection)?.get(name);
+      if (known) {
+        result.fields = known.fields;
+        result._parsers = known.parsers;
+        result._prebuiltEmptyResultObject = known.template;
+      }
+      this.results.push(result);
+    }
+  }
+
+  submit(connection: Connection & { stream: { cork?(): void; uncork?(): void } }): Error | null {
+    // Every value converted before anything is written: a value that cannot be sent must not
+    // leave the statements before it written and run.
+    let values: unknown[][];
+    try {
+      values = this.statements.map((statement) => statement.values.map(prepareValue));
+    } catch (error) {
+      return error as Error;
+    }
+    connection.stream.cork?.();
+    try {
+      this.statements.forEach(({ name }, i) => {
+        connection.bind({ portal: '', statement: name, values: values[i] });
+        connection.execute({ portal: '', rows: 0 });
+      });
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleRowDescription(): void {
+    this.fail(new Error('a pipelined statement was described again'));
+  }
+
+  private fail(error: Error): void {
+    this.rowError ??= { error, at: this.at };
+  }
+
+  handleDataRow(message: { fields: unknown[] }): void {
+    if (this.rowError) return;
+    const result = this.results[this.at]!;
+    try {
+      result.addRow(result.parseRow(message.fields));
+    } catch (error) {
+      this.fail(error as Error);
+    }
+  }
+
+  handleCommandComplete(message: unknown): void {
+    this.results[this.at]?.addCommandComplete(message);
+    this.at++;
+  }
+
+  handleEmptyQuery(): void {
+    this.at++;
+  }
+
+  handlePortalSuspended(): void {
+    this.fail(new Error('a pipelined statement was suspended'));
+  }
+
+  handleCopyInResponse(connection: { sendCopyFail(message: string): void }): void {
+    connection.sendCopyFail('No source stream defined');
+  }
+
+  handleCopyData(): void {}
+
+  handleError(error: Error): void {
+    this.settle(error, this.at);
+  }
+
+  handleReadyForQuery(): void {
+    // Rows that could not be parsed fail their statement here, once the server is done, as
+    // node-postgres does for a single query.
+    if (this.rowError) this.settle(this.rowError.error, this.rowError.at);
+    else this.settle(null, this.statements.length);
+  }
+
+  /** Statements before `failedAt` succeeded; that one failed with `error`, the rest were skipped. */
+  private settle(error: Error | null, failedAt: number): void {
+    const callback = this.callback;
+    this.callback = undefined;
+    this.statements.forEach((statement, i) => {
+      if (error === null || i < failedAt) statement.resolve(this.results[i] as unknown as pg.QueryResult);
+      else statement.reject(i === failedAt ? error : new SkippedStatement(error));
+    });
+    callback?.(error);
+  }
+}
+
+/**
+ * Sends `statements` (each `isDescribedOn` the client) as one pipeline: see `PipelinedQuery`. Each
+ * statement's outcome goes to its own `resolve` or `reject`.
+ */
+export function queryPipelined(client: pg.ClientBase, statements: readonly PipelinedStatement[]): void {
+  const query = new PipelinedQuery(statements, connectionOf(client)!);
+  // node-postgres calls back through `callback` (its query timeout wraps it); the outcomes went out already.
+  query.callback = () => {};
+  client.query(query as unknown as pg.QueryConfig);
 }

@@ -1,9 +1,11 @@
+import type pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../testing/test-database';
 import { numberArray, textArray } from './array-literals';
 import { poolOf } from './pool';
-import { PgTransaction, preparedStatement, runPgTransaction, unnamedStatement } from './prepared';
+import { SkippedStatement } from './described-query';
+import { PgTransaction, preparedStatement, runPgTransaction, together, unnamedStatement } from './prepared';
 
 let database: TestDatabase;
 
@@ -107,7 +109,7 @@ describe('runPgTransaction', () => {
     let returned = false;
     const error = await runPgTransaction(database.pool, async (trx) => {
       // A deferred unique constraint is checked at commit: the statements succeed, the commit fails.
-      await trx.client.query(`insert into scratch (id, note, tag) values (1, 'x', 5), (2, 'y', 5)`);
+      await trx.run(undefined, `insert into scratch (id, note, tag) values (1, 'x', 5), (2, 'y', 5)`, []);
       returned = true;
     }).catch((caught: unknown) => caught);
     expect(returned).toBe(true);
@@ -119,7 +121,7 @@ describe('runPgTransaction', () => {
     const before = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
     await expect(
       runPgTransaction(database.pool, async (trx) => {
-        await trx.client.query('select pg_terminate_backend(pg_backend_pid())');
+        await trx.run(undefined, 'select pg_terminate_backend(pg_backend_pid())', []);
       }),
     ).rejects.toThrow();
     // The next checkout opens a new connection (a new backend) that works.
@@ -131,11 +133,14 @@ describe('runPgTransaction', () => {
   it('describes a named statement once per connection, and gives the same rows every time after', async () => {
     await sql`truncate scratch`.execute(database.db);
     const descriptions: string[] = [];
-    const results = await runPgTransaction(database.pool, async (trx) => {
-      const connection = (trx.client as unknown as { connection: NodeJS.EventEmitter }).connection;
-      const listener = (message: { fields: { name: string }[] }) =>
-        descriptions.push(message.fields.map((field) => field.name).join(','));
+    const listener = (message: { fields: { name: string }[] }) =>
+      descriptions.push(message.fields.map((field) => field.name).join(','));
+    let connection: NodeJS.EventEmitter | undefined;
+    database.pool.once('acquire', (client: pg.PoolClient) => {
+      connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
       connection.on('rowDescription', listener);
+    });
+    const results = await runPgTransaction(database.pool, async (trx) => {
       try {
         const answers = [];
         for (let i = 1; i <= 3; i++) {
@@ -159,7 +164,7 @@ describe('runPgTransaction', () => {
         }
         for (const id of [10, 21, 32]) answers.push((await readNote(trx, id)).rows);
         // A statement that fails on the server leaves the next one correct on the same connection.
-        await trx.client.query('savepoint before_duplicate');
+        await trx.run(undefined, 'savepoint before_duplicate', []);
         await expect(
           insertScratch(
             trx,
@@ -167,7 +172,7 @@ describe('runPgTransaction', () => {
             textArray(['duplicate'], (s) => s),
           ),
         ).rejects.toMatchObject({ code: '23505' });
-        await trx.client.query('rollback to savepoint before_duplicate');
+        await trx.run(undefined, 'rollback to savepoint before_duplicate', []);
         answers.push(
           (
             await insertScratch(
@@ -179,7 +184,7 @@ describe('runPgTransaction', () => {
         );
         return answers;
       } finally {
-        connection.off('rowDescription', listener);
+        connection?.off('rowDescription', listener);
       }
     });
     expect(results).toEqual([
@@ -199,5 +204,92 @@ describe('runPgTransaction', () => {
     // The insert was described on this connection at most once (by an earlier test, or here).
     expect(descriptions.filter((fields) => fields === 'id').length).toBeLessThanOrEqual(1);
     expect(await notes()).toEqual(['x', 'y', 'q', 'x', 'y', 'q', 'x', 'y', 'q', 'z']);
+  });
+});
+
+describe('statements started together', () => {
+  /** Counts the server's ReadyForQuery messages (one per round trip) on the next checkout. */
+  function countRoundTrips(): { count: number } {
+    const counted = { count: 0 };
+    database.pool.once('acquire', (client: pg.PoolClient) => {
+      const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+      const count = () => counted.count++;
+      connection.on('readyForQuery', count);
+      database.pool.once('release', () => connection.off('readyForQuery', count));
+    });
+    return counted;
+  }
+
+  const write = (trx: PgTransaction, id: number, note: string) =>
+    insertScratch(
+      trx,
+      numberArray([id], (n) => n),
+      textArray([note], (s) => s),
+    );
+
+  it('go to the server in one round trip with begin, and run in the order started', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    // Once on the connection first: a statement is sent together with others only once the
+    // connection has parsed and described it.
+    await runPgTransaction(database.pool, async (trx) => {
+      await write(trx, 1, 'first');
+      await readNote(trx, 1);
+    });
+    const trips = countRoundTrips();
+    const [written, read] = await runPgTransaction(database.pool, (trx) =>
+      together(
+        trx,
+        () => write(trx, 2, 'second'),
+        () => readNote(trx, 2),
+      ),
+    );
+    expect(written.rows).toEqual([{ id: 2 }]);
+    // The read ran after the write it was started after.
+    expect(read.rows).toEqual([{ note: 'second' }]);
+    // begin, the write and the read; then the commit.
+    expect(trips.count).toBe(2);
+    expect(await notes()).toEqual(['first', 'second']);
+  });
+
+  it('fail after the first that fails: it gets its error, the rest are not used, and nothing is written', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    await runPgTransaction(database.pool, (trx) => write(trx, 1, 'kept'));
+    const outcomes: unknown[] = [];
+    const error = await runPgTransaction(database.pool, (trx) => {
+      const started = [write(trx, 2, 'new'), write(trx, 1, 'duplicate'), readNote(trx, 2)];
+      started.forEach((statement, i) =>
+        statement.then(
+          (result) => (outcomes[i] = result.rows),
+          (failure: unknown) => (outcomes[i] = failure),
+        ),
+      );
+      return Promise.all(started);
+    }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: '23505' });
+    expect(outcomes[0]).toEqual([{ id: 2 }]);
+    expect(outcomes[1]).toMatchObject({ code: '23505' });
+    expect(outcomes[2]).toBeInstanceOf(SkippedStatement);
+    expect(await notes()).toEqual(['kept']);
+    // The client went back to the pool in order: the next transaction on it works.
+    await runPgTransaction(database.pool, (trx) => write(trx, 3, 'after'));
+    expect(await notes()).toEqual(['kept', 'after']);
+  });
+
+  it('run one after another through a kysely transaction, with the same results', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    const [written, read] = await database.db.transaction().execute((trx) =>
+      together(
+        trx,
+        () =>
+          insertScratch(
+            trx,
+            numberArray([4], (n) => n),
+            textArray(['kysely'], (s) => s),
+          ),
+        () => readNote(trx, 4),
+      ),
+    );
+    expect(written.rows).toEqual([{ id: 4 }]);
+    expect(read.rows).toEqual([{ note: 'kysely' }]);
   });
 });

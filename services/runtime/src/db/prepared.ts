@@ -8,7 +8,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import { queryDescribedOnce } from './described-query';
+import { isDescribedOn, queryDescribedOnce, queryPipelined, type PipelinedStatement } from './described-query';
 import type { Database } from './schema';
 
 /**
@@ -81,12 +81,65 @@ export function fixedStatement<R, Params extends readonly unknown[]>(
 
 /**
  * A transaction held on a pooled pg client directly (`runPgTransaction`), for the placement batch:
- * its fixed statements go straight to `client.query`, without kysely's per-statement compile,
+ * its fixed statements go straight to the client, without kysely's per-statement compile,
  * plugins and result objects. One per transaction, so state kept per transaction (the wallet's
  * lock ladder) is keyed by it, never by the client, which outlives it.
+ *
+ * Statements started in the same turn of the code (before the microtask queue drains) go to the
+ * server together: PostgreSQL runs them in the order they were started and answers them all in
+ * one round trip (`queryPipelined`). So `Promise.all` over independent statements, or over the
+ * functions that start them, costs one wait for the server instead of one each, and the time a
+ * transaction stays open while the process does other work between statements shrinks with it.
+ * A statement not yet parsed and described on this connection (the first use of a pooled
+ * connection), or one run unnamed, goes alone, in its place in the order.
  */
 export class PgTransaction {
-  constructor(readonly client: pg.ClientBase) {}
+  private queued: QueuedStatement[] = [];
+
+  constructor(private readonly client: pg.ClientBase) {}
+
+  /**
+   * Runs `text` with `values` (as the named statement `name` when given), after every statement
+   * this transaction started before it.
+   */
+  run(name: string | undefined, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    return new Promise((resolve, reject) => {
+      if (this.queued.length === 0) queueMicrotask(() => this.send());
+      this.queued.push({ name, text, values, resolve, reject });
+    });
+  }
+
+  private send(): void {
+    const statements = this.queued;
+    this.queued = [];
+    let together: (QueuedStatement & { name: string })[] = [];
+    const sendTogether = () => {
+      if (together.length > 1) queryPipelined(this.client, together);
+      else if (together.length === 1) sendAlone(this.client, together[0]!);
+      together = [];
+    };
+    for (const statement of statements) {
+      if (statement.name !== undefined && isDescribedOn(this.client, statement.name)) {
+        together.push(statement as QueuedStatement & { name: string });
+      } else {
+        sendTogether();
+        sendAlone(this.client, statement);
+      }
+    }
+    sendTogether();
+  }
+}
+
+interface QueuedStatement extends Omit<PipelinedStatement, 'name'> {
+  readonly name: string | undefined;
+}
+
+function sendAlone(client: pg.ClientBase, { name, text, values, resolve, reject }: QueuedStatement): void {
+  const mutable = values as unknown[];
+  (name === undefined ? client.query({ text, values: mutable }) : queryDescribedOnce(client, name, text, mutable)).then(
+    resolve,
+    reject,
+  );
 }
 
 /** A transaction either way: kysely's (everything else) or a raw client's (the placement batch). */
@@ -96,26 +149,67 @@ export type SqlTransaction = Transaction<Database> | PgTransaction;
 export type StatementTarget = Kysely<Database> | SqlTransaction;
 
 /**
+ * Runs `steps` in the transaction in the order given, for steps whose statements must run in that
+ * order but do not need each other's results (take the locks, then read under them). On a
+ * `PgTransaction` they start at once, so their statements go to the server together and cost one
+ * round trip; on a kysely transaction each starts when the one before it has finished. Resolves
+ * with their results once all have settled, or rejects with the first step's error in order.
+ */
+export async function together<const Steps extends readonly (() => Promise<unknown>)[]>(
+  trx: SqlTransaction,
+  ...steps: Steps
+): Promise<{ -readonly [K in keyof Steps]: Awaited<ReturnType<Steps[K]>> }> {
+  const results: unknown[] = [];
+  if (trx instanceof PgTransaction) {
+    // Settled, all of them, before anything is thrown: none may still be running on the
+    // transaction when the caller rolls it back.
+    const started = steps.map((step) => {
+      try {
+        return step();
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
+    for (const outcome of await Promise.allSettled(started)) {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      results.push(outcome.value);
+    }
+  } else {
+    for (const step of steps) results.push(await step());
+  }
+  return results as { -readonly [K in keyof Steps]: Awaited<ReturnType<Steps[K]>> };
+}
+
+/** `begin` and `commit` are prepared like the work's statements, so they can go with them. */
+const BEGIN = nameFor('begin');
+const COMMIT = nameFor('commit');
+
+/**
  * Begins a transaction on a client of `pool`, runs `work` on it, commits, and releases the client;
- * on any error it rolls back and rethrows. `begin`, `commit` and `rollback` go as simple-protocol
- * texts (nothing to parse or plan). A client whose rollback fails (its connection is gone) is
- * destroyed rather than returned to the pool. An error from the commit itself is thrown as it is:
- * the caller that needs to tell it apart knows whether `work` had returned.
+ * on any error it rolls back and rethrows. `begin` is sent with the work's first statements (one
+ * round trip for both), and `begin` and `commit` are named statements like the work's, so they
+ * pipeline with it. A client whose rollback fails (its connection is gone) is destroyed rather
+ * than returned to the pool. An error from the commit itself is thrown as it is: the caller that
+ * needs to tell it apart knows whether `work` had returned.
  */
 export async function runPgTransaction<T>(
   pool: pg.Pool,
   work: (trx: PgTransaction) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
+  const trx = new PgTransaction(client);
   let broken: Error | undefined;
   try {
-    await client.query('begin');
-    const result = await work(new PgTransaction(client));
-    await client.query('commit');
-    return result;
+    // Not awaited before the work starts: `begin` goes to the server with its first statements.
+    // Both are waited for, so no statement of the work is still under way when this rolls back.
+    const [begun, done] = await Promise.allSettled([trx.run(BEGIN, 'begin', []), work(trx)]);
+    if (begun.status === 'rejected') throw begun.reason;
+    if (done.status === 'rejected') throw done.reason;
+    await trx.run(COMMIT, 'commit', []);
+    return done.value;
   } catch (error) {
     try {
-      await client.query('rollback');
+      await trx.run(undefined, 'rollback', []);
     } catch (rollbackError) {
       broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
     }
@@ -140,8 +234,9 @@ function nameFor(text: string): string | undefined {
  *
  * On a kysely connection or transaction it runs as a builder, through the caller's plugins (a
  * test's plugin that fails the ledger write must see it). On a `PgTransaction` it is sent as it
- * is on the client, with its values in `$n` order: nothing is compiled or wrapped per call, and
- * no plugin runs, which only the placement batch, which has none, does.
+ * is on the client, with its values in `$n` order (and with the statements started alongside it,
+ * see `PgTransaction`): nothing is compiled or wrapped per call, and no plugin runs, which only
+ * the placement batch, which has none, does.
  */
 export function preparedStatement<R, Params extends readonly unknown[]>(
   text: string,
@@ -149,11 +244,7 @@ export function preparedStatement<R, Params extends readonly unknown[]>(
   const build = fixedStatement<R, Params>(text);
   return (db, ...params) => {
     if (db instanceof PgTransaction) {
-      const name = nameFor(text);
-      const values = params as readonly unknown[] as unknown[];
-      return (name === undefined
-        ? db.client.query({ text, values })
-        : queryDescribedOnce(db.client, name, text, values)) as unknown as Promise<QueryResult<R>>;
+      return db.run(nameFor(text), text, params) as unknown as Promise<QueryResult<R>>;
     }
     return executePrepared(db, build(...params).compile(db));
   };
@@ -169,10 +260,7 @@ export function unnamedStatement<R, Params extends readonly unknown[]>(
   const build = fixedStatement<R, Params>(text);
   return (db, ...params) => {
     if (db instanceof PgTransaction) {
-      return db.client.query({
-        text,
-        values: params as readonly unknown[] as unknown[],
-      }) as unknown as Promise<QueryResult<R>>;
+      return db.run(undefined, text, params) as unknown as Promise<QueryResult<R>>;
     }
     return build(...params).execute(db);
   };

@@ -3,6 +3,7 @@ import type { SqlTransaction } from '@updown/runtime';
 import { userAccountCode } from '../ledger/ledger.domain';
 import { InsufficientFunds } from '../ledger/ledger.errors';
 import { transfer, transferBatch } from '../ledger/ledger.repository';
+import type { TransferCommand } from '../ledger/ledger.domain';
 import { lockAccounts, LockOrderViolation } from '../locks/lock-protocol';
 import {
   fundsAfterStake,
@@ -91,20 +92,44 @@ export interface HeldStake extends StakeSplit {
 }
 
 /**
- * Holds the stakes: decides each one's cash/bonus split on the balances `lockStakeAccounts` locked
- * (in the order given, each seeing the ones before it), applies the bonus stake cap, and posts one
- * `trade_stake` entry per trade moving the stake into the in-play accounts. A refused stake
- * (`InsufficientFunds`, `BonusStakeCapExceeded`) throws before anything is written.
+ * Holds the stakes: decides each one's split (`planStakeHolds`) and posts them (`postStakeHolds`).
+ * A refused stake throws before anything is written.
  */
-export async function holdStakes(trx: SqlTransaction, holds: readonly StakeHold[]): Promise<HeldStake[]> {
+export async function holdStakes(
+  trx: SqlTransaction,
+  holds: readonly StakeHold[],
+): Promise<readonly HeldStake[]> {
+  const plan = planStakeHolds(trx, holds);
+  await postStakeHolds(trx, plan);
+  return plan.held;
+}
+
+/** The stakes `planStakeHolds` decided, to be posted by `postStakeHolds` in the same transaction. */
+export interface StakeHoldPlan {
+  /** Each stake's cash/bonus split, in the order given. */
+  readonly held: readonly HeldStake[];
+  readonly commands: readonly (TransferCommand & { readonly occurredAt: Date })[];
+  /** Each user's balances once every hold of the plan is posted. */
+  readonly balancesAfter: ReadonlyMap<string, StakeBalances>;
+}
+
+/**
+ * Decides each stake's cash/bonus split on the balances `lockStakeAccounts` locked (in the order
+ * given, each seeing the ones before it) and applies the bonus stake cap; writes nothing. Throws
+ * `InsufficientFunds` or `BonusStakeCapExceeded` for a refused stake. The splits are known before
+ * the holds are posted, so a caller can write what depends on them alongside the post.
+ */
+export function planStakeHolds(trx: SqlTransaction, holds: readonly StakeHold[]): StakeHoldPlan {
   const locked = lockedStakes.get(trx);
-  const balances = new Map<string, StakeBalances>();
-  const held = holds.map((hold) => {
+  const balancesAfter = new Map<string, StakeBalances>();
+  const held: HeldStake[] = [];
+  const commands: (TransferCommand & { readonly occurredAt: Date })[] = [];
+  for (const hold of holds) {
     const start = locked?.get(hold.userId);
     if (!start) {
       throw new LockOrderViolation(`stake hold for ${hold.userId}, whose stake accounts were not locked`);
     }
-    const funds = balances.get(hold.userId) ?? start;
+    const funds = balancesAfter.get(hold.userId) ?? start;
     const decision = splitStake(funds, hold.activeBonusCents, hold);
     if (!decision.ok) {
       if (decision.problem === 'bonus_stake_cap') throw new BonusStakeCapExceeded(decision.capCents);
@@ -113,21 +138,27 @@ export async function holdStakes(trx: SqlTransaction, holds: readonly StakeHold[
       );
     }
     const split = { fromCashCents: decision.fromCashCents, fromBonusCents: decision.fromBonusCents };
-    balances.set(hold.userId, fundsAfterStake(funds, hold.accountType, split));
-    return { hold, split, command: { ...stakeHoldTransfer(hold, split), occurredAt: hold.occurredAt } };
-  });
-  // One placement (the common case) takes the prepared single transfer; a batch, one statement set.
-  if (held.length === 1) await transfer(trx, held[0]!.command);
-  else if (held.length > 1)
-    await transferBatch(
-      trx,
-      held.map((h) => h.command),
-    );
-  for (const [userId, funds] of balances) {
-    const state = locked!.get(userId)!;
+    balancesAfter.set(hold.userId, fundsAfterStake(funds, hold.accountType, split));
+    held.push({ tradeId: hold.tradeId, ...split });
+    commands.push({ ...stakeHoldTransfer(hold, split), occurredAt: hold.occurredAt });
+  }
+  return { held, commands, balancesAfter };
+}
+
+/**
+ * Posts a plan's holds: one `trade_stake` entry per trade moving the stake into the in-play
+ * accounts (the prepared single transfer for one, one statement set for a batch), and moves the
+ * locked balances on, so a later plan in the transaction decides on them.
+ */
+export async function postStakeHolds(trx: SqlTransaction, plan: StakeHoldPlan): Promise<void> {
+  const { commands } = plan;
+  if (commands.length === 1) await transfer(trx, commands[0]!);
+  else if (commands.length > 1) await transferBatch(trx, commands);
+  const locked = lockedStakes.get(trx)!;
+  for (const [userId, funds] of plan.balancesAfter) {
+    const state = locked.get(userId)!;
     state.real = funds.real;
     state.bonus = funds.bonus;
     state.demo = funds.demo;
   }
-  return held.map(({ hold, split }) => ({ tradeId: hold.tradeId, ...split }));
 }
