@@ -1,5 +1,6 @@
 /**
- * PostgreSQL CPU per lone placement, next to pgbench's per TPC-B transaction on the same server.
+ * PostgreSQL CPU per lone placement, next to pgbench's per TPC-B transaction on the same server,
+ * and the lone placement's wall time (call to answer, no HTTP).
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx scripts/lone-placement-cpu.ts [placements]
  *
@@ -37,8 +38,15 @@ async function fundedTraders(database: BenchDatabase): Promise<string[]> {
   return ids;
 }
 
-/** Microseconds of backend CPU per placement, placed one after another. */
-async function lonePlacements(database: BenchDatabase, count: number): Promise<number> {
+interface LonePlacements {
+  /** Backend CPU per placement, µs. */
+  readonly cpuUs: number;
+  /** Each placement's time from call to answer, ms, in the order placed. */
+  readonly wallMs: readonly number[];
+}
+
+/** Backend CPU per placement, and each one's wall time, placed one after another. */
+async function lonePlacements(database: BenchDatabase, count: number): Promise<LonePlacements> {
   const traders = await fundedTraders(database);
   const place = createPlaceTrade({
     db: database.db,
@@ -58,10 +66,15 @@ async function lonePlacements(database: BenchDatabase, count: number): Promise<n
   for (let i = 0; i < WARM_UP; i++) await placeOne(i);
   const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(database.db);
   const pid = rows[0]!.pid;
+  const wallMs: number[] = [];
   const before = await backendTicks(pid);
-  for (let i = WARM_UP; i < WARM_UP + count; i++) await placeOne(i);
+  for (let i = WARM_UP; i < WARM_UP + count; i++) {
+    const started = performance.now();
+    await placeOne(i);
+    wallMs.push(performance.now() - started);
+  }
   const ticks = (await backendTicks(pid)) - before;
-  return (ticks / clockTicksPerSecond() / count) * 1e6;
+  return { cpuUs: (ticks / clockTicksPerSecond() / count) * 1e6, wallMs };
 }
 
 /**
@@ -98,8 +111,11 @@ async function main(): Promise<void> {
   const environment = await openBenchEnvironment((message) => console.error(message));
   try {
     const database = await environment.createDatabase({ max: 1 });
-    const placementUs = await lonePlacements(database, count);
-    console.log(`lone placement: ${placementUs.toFixed(0)} us of backend CPU each (${count} placements)`);
+    const { cpuUs, wallMs } = await lonePlacements(database, count);
+    const sorted = [...wallMs].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!.toFixed(2);
+    console.log(`lone placement: ${cpuUs.toFixed(0)} us of backend CPU each (${count} placements)`);
+    console.log(`lone placement: wall time p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, p99 ${at(0.99)} ms`);
     await database.drop();
     if (environment.pgbench) {
       const empty = await environment.createEmptyDatabase();

@@ -149,10 +149,31 @@ export async function lockPairRisks(
       await insertMissingBooks(trx, literal);
       ({ rows } = await selectBooksForUpdate(trx, literal));
     }
-    const books = new Map<string, RiskPairRow>();
-    for (const row of rows) books.set(row.pair, row);
-    return books;
+    return booksByPair(rows);
   });
+}
+
+/**
+ * Locks the books that exist among `symbols` (level 5), in pair order, and makes none: for a
+ * caller that takes the lock before it knows which of its symbols are pairs (a placement batch
+ * sends it with its reads), then `lockPairRisks` for the pairs whose book it did not find. Every
+ * existing book is locked before any is made, and a book made is a new row no one else holds.
+ */
+export async function lockExistingPairRisks(
+  trx: SqlTransaction,
+  symbols: readonly string[],
+): Promise<Map<string, RiskPairRow>> {
+  const wanted = [...new Set(symbols)].sort();
+  return lockBooks(trx, async () => {
+    if (wanted.length === 0) return new Map();
+    return booksByPair((await selectBooksForUpdate(trx, textArray(wanted, same))).rows);
+  });
+}
+
+function booksByPair(rows: readonly RiskPairRow[]): Map<string, RiskPairRow> {
+  const books = new Map<string, RiskPairRow>();
+  for (const row of rows) books.set(row.pair, row);
+  return books;
 }
 
 interface BookDelta {

@@ -23,7 +23,7 @@ import {
 } from './place-batch.domain';
 import type { AcceptedTrade, AccountType, Direction, TickReference } from './place-trade.domain';
 import { OrderServiceUnavailable } from '../order-unavailable';
-import { addToPlacedBooks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
+import { addToPlacedBooks, lockExistingPairRisks, lockPairRisks, pairRiskOf } from '../risk/risk.repository';
 import type { PairRisk } from '../risk/risk.domain';
 import { createBatcher, type BatchMarks, type Settled } from './placement-batcher';
 import { PlacementPhases } from './placement-phases';
@@ -229,10 +229,11 @@ async function placeInTransaction(
 }
 
 /**
- * Everything the batch is decided on, read with four statements whatever its size, in two round
- * trips: the stake accounts of its users (locked), the trades its keys were used for, the terms of
- * its pairs and users (with each capped user's open real trades); then the risk books of the pairs
- * that exist (locked); then the clock and the latest prices, once the locks are held.
+ * Everything the batch is decided on, read with four statements whatever its size, in one round
+ * trip: the stake accounts of its users (locked), the trades its keys were used for, the terms of
+ * its pairs and users (with each capped user's open real trades), the risk books of its symbols
+ * (locked; a pair's first placement makes its book, a second round trip); then the clock and the
+ * latest prices, once the locks are held.
  */
 async function readBatchState(
   trx: SqlTransaction,
@@ -253,12 +254,15 @@ async function readBatchState(
       keyed.set(idempotencyScope(userId, idempotencyKey), { userId, idempotencyKey });
   }
   // In this order, in one round trip: the keys and terms are read under the account locks, so a
-  // concurrent placement with the same key has committed or not by then.
-  const [balances, found, context] = await together(
+  // concurrent placement with the same key has committed or not by then; then the books of the
+  // batch's symbols are locked last (the wallet's protocol, level 5): every placement's caps and
+  // payout are decided on them, and no other batch changes them before this one commits.
+  const [balances, found, context, books] = await together(
     trx,
     () => lockStakeAccounts(trx, userIds),
     () => findTradesByIdempotencyKeys(trx, [...keyed.values()]),
     () => loadPlacementContext(trx, pairSymbols, userIds),
+    () => lockExistingPairRisks(trx, pairSymbols),
   );
   const committed = new Map<string, CommittedTrade>();
   for (const { key, trade } of found) {
@@ -268,11 +272,11 @@ async function readBatchState(
   for (const [symbol, pair] of context.pairs) {
     pairs.set(symbol, { symbol, active: pair.active, payoutPct: pair.payout_pct });
   }
-  // The books of the batch's pairs, locked last (the wallet's protocol, level 5): every
-  // placement's caps and payout are decided on them, and no other batch changes them before
-  // this one commits.
+  // A pair's first placement makes its book (only a known pair gets one).
+  const unbooked = [...pairs.keys()].filter((symbol) => !books.has(symbol));
+  if (unbooked.length > 0) for (const [symbol, row] of await lockPairRisks(trx, unbooked)) books.set(symbol, row);
   const risk = new Map<string, PairRisk>();
-  for (const [symbol, row] of await lockPairRisks(trx, [...pairs.keys()])) risk.set(symbol, pairRiskOf(row));
+  for (const [symbol, row] of books) if (pairs.has(symbol)) risk.set(symbol, pairRiskOf(row));
   const latestTicks = new Map<string, LatestTick>();
   for (const symbol of pairSymbols) {
     const tick = deps.prices.get(symbol);

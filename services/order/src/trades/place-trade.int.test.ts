@@ -256,6 +256,11 @@ describe('a batch of placements', () => {
     expect(await batches(registry)).toEqual({ count: 1, placements: 11 });
     expect(await metricValue(registry, 'updown_trades_placed_total')).toBe(3);
     expect(commits).toBe(1);
+    // The batch locked its symbols' books before it knew which were pairs: none was made for one
+    // that is not.
+    const { rows: books } = await sql<{ n: number }>`
+      select count(*)::int as n from risk_pairs where pair = 'NOPE'`.execute(database.db);
+    expect(books[0]!.n).toBe(0);
     expect(await getUserBalances(database.db, rich)).toMatchObject({ real: 9_000, real_in_play: 1_000 });
     expect(await getUserBalances(database.db, poor)).toMatchObject({ real: 0, real_in_play: 500 });
     expect(await getUserBalances(database.db, capped)).toMatchObject({ bonus: 4_000, bonus_in_play: 1_000 });
