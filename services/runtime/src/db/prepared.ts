@@ -200,13 +200,14 @@ export async function runPgTransaction<T>(
   const trx = new PgTransaction(client);
   let broken: Error | undefined;
   try {
-    // Not awaited before the work starts: `begin` goes to the server with its first statements.
-    // Both are waited for, so no statement of the work is still under way when this rolls back.
-    const [begun, done] = await Promise.allSettled([trx.run(BEGIN, 'begin', []), work(trx)]);
-    if (begun.status === 'rejected') throw begun.reason;
-    if (done.status === 'rejected') throw done.reason;
+    // `begin` goes to the server with the work's first statements.
+    const [, result] = await together(
+      trx,
+      () => trx.run(BEGIN, 'begin', []),
+      () => work(trx),
+    );
     await trx.run(COMMIT, 'commit', []);
-    return done.value;
+    return result;
   } catch (error) {
     try {
       await trx.run(undefined, 'rollback', []);
