@@ -37,6 +37,8 @@ interface QueryInternals {
 }
 
 interface Connection {
+  /** The named statements parsed on the connection, by name (kept by node-postgres). */
+  readonly parsedStatements: Record<string, string>;
   bind(config: object): void;
   execute(config: object): void;
   close(config: object): void;
@@ -149,8 +151,8 @@ export function isDescribedOn(client: pg.ClientBase, name: string): boolean {
   );
 }
 
-function connectionOf(client: pg.ClientBase): (Connection & { parsedStatements: Record<string, string> }) | undefined {
-  return (client as unknown as { connection?: Connection & { parsedStatements: Record<string, string> } }).connection;
+function connectionOf(client: pg.ClientBase): Connection | undefined {
+  return (client as unknown as { connection?: Connection }).connection;
 }
 
 /** One statement of a pipeline, and where its outcome goes. */
