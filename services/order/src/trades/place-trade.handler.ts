@@ -274,7 +274,9 @@ async function readBatchState(
   }
   // A pair's first placement makes its book (only a known pair gets one).
   const unbooked = [...pairs.keys()].filter((symbol) => !books.has(symbol));
-  if (unbooked.length > 0) for (const [symbol, row] of await lockPairRisks(trx, unbooked)) books.set(symbol, row);
+  if (unbooked.length > 0) {
+    for (const [symbol, row] of await lockPairRisks(trx, unbooked)) books.set(symbol, row);
+  }
   const risk = new Map<string, PairRisk>();
   for (const [symbol, row] of books) if (pairs.has(symbol)) risk.set(symbol, pairRiskOf(row));
   const latestTicks = new Map<string, LatestTick>();

@@ -8,7 +8,12 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import { isDescribedOn, queryDescribedOnce, queryPipelined, type PipelinedStatement } from './described-query';
+import {
+  isDescribedOn,
+  queryDescribedOnce,
+  queryPipelined,
+  type PipelinedStatement,
+} from './described-query';
 import type { Database } from './schema';
 
 /**
@@ -136,10 +141,10 @@ interface QueuedStatement extends Omit<PipelinedStatement, 'name'> {
 
 function sendAlone(client: pg.ClientBase, { name, text, values, resolve, reject }: QueuedStatement): void {
   const mutable = values as unknown[];
-  (name === undefined ? client.query({ text, values: mutable }) : queryDescribedOnce(client, name, text, mutable)).then(
-    resolve,
-    reject,
-  );
+  (name === undefined
+    ? client.query({ text, values: mutable })
+    : queryDescribedOnce(client, name, text, mutable)
+  ).then(resolve, reject);
 }
 
 /** A transaction either way: kysely's (everything else) or a raw client's (the placement batch). */
