@@ -141,15 +141,12 @@ export async function lockPairRisks(
   pairs: readonly string[],
 ): Promise<Map<string, RiskPairRow>> {
   const wanted = [...new Set(pairs)].sort();
+  const books = await lockExistingPairRisks(trx, wanted);
+  if (books.size === wanted.length) return books;
   return lockBooks(trx, async () => {
-    if (wanted.length === 0) return new Map();
     const literal = textArray(wanted, same);
-    let { rows } = await selectBooksForUpdate(trx, literal);
-    if (rows.length < wanted.length) {
-      await insertMissingBooks(trx, literal);
-      ({ rows } = await selectBooksForUpdate(trx, literal));
-    }
-    return booksByPair(rows);
+    await insertMissingBooks(trx, literal);
+    return booksByPair((await selectBooksForUpdate(trx, literal)).rows);
   });
 }
 
