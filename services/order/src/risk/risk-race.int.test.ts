@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, systemClock } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { openUserAccounts, transfer, verifyLedger } from '@updown/wallet';
+import { transfer, verifyLedger } from '@updown/wallet';
 import {
   createPlaceTrade,
   type PlaceTradeRequest,
   type PlaceTradeResult,
 } from '../trades/place-trade.handler';
+import { fundedTrader } from '../testing/traders';
 import { exposureCents, potentialProfitCents } from './risk.domain';
 import {
   bookDrift,
@@ -45,23 +45,9 @@ function placers(count: number) {
 }
 
 async function traders(count: number, realCents: number): Promise<string[]> {
-  const ids = Array.from({ length: count }, () => randomUUID());
-  await sql`insert into users (id, email, name, password_hash)
-            select id, id || '@example.com', 'Trader', 'x' from unnest(${ids}::uuid[]) as u (id)`.execute(
-    database.db,
-  );
-  for (const id of ids) {
-    await openUserAccounts(database.db, id);
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: `fund:${id}`,
-        postings: [
-          { account: { system: 'payments_clearing' }, amount: -realCents },
-          { account: { owner: id, type: 'real' }, amount: realCents },
-        ],
-      }),
-    );
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = await fundedTrader(database.db, realCents);
     await database.db.transaction().execute((trx) =>
       transfer(trx, {
         kind: 'deposit',
@@ -72,6 +58,7 @@ async function traders(count: number, realCents: number): Promise<string[]> {
         ],
       }),
     );
+    ids.push(id);
   }
   return ids;
 }
