@@ -302,11 +302,22 @@ class PipelinedQuery {
 
 /**
  * Sends `statements` (each `isDescribedOn` the client) as one pipeline: see `PipelinedQuery`. Each
- * statement's outcome goes to its own `resolve` or `reject`.
+ * statement's outcome goes to its own `resolve` or `reject`; the promise returned resolves once
+ * all have had theirs, and never rejects.
  */
-export function queryPipelined(client: pg.ClientBase, statements: readonly PipelinedStatement[]): void {
-  const query = new PipelinedQuery(statements, connectionOf(client)!);
-  // node-postgres calls back through `callback` (its query timeout wraps it); the outcomes went out already.
-  query.callback = () => {};
-  client.query(query as unknown as pg.QueryConfig);
+export function queryPipelined(
+  client: pg.ClientBase,
+  statements: readonly PipelinedStatement[],
+): Promise<void> {
+  return new Promise((done) => {
+    const query = new PipelinedQuery(statements, connectionOf(client)!);
+    // node-postgres calls back through `callback` (its query timeout wraps it); the outcomes went out already.
+    query.callback = () => done();
+    try {
+      client.query(query as unknown as pg.QueryConfig);
+    } catch (error) {
+      for (const statement of statements) statement.reject(error as Error);
+      done();
+    }
+  });
 }

@@ -275,6 +275,49 @@ describe('statements started together', () => {
     expect(await notes()).toEqual(['kept', 'after']);
   });
 
+  it('reach the client one query at a time, also when none of them can go together', async () => {
+    await sql`truncate scratch`.execute(database.db);
+    // How many queries the client had not answered yet at each query it was handed.
+    const unanswered: number[] = [];
+    database.pool.once('acquire', (client: pg.PoolClient) => {
+      const connection = (client as unknown as { connection: NodeJS.EventEmitter }).connection;
+      let handed = 0;
+      let answered = 0;
+      const count = () => answered++;
+      connection.on('readyForQuery', count);
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      Object.assign(client, {
+        query: (...args: unknown[]) => {
+          unanswered.push(handed++ - answered);
+          return query(...args);
+        },
+      });
+      database.pool.once('release', () => {
+        connection.off('readyForQuery', count);
+        delete (client as { query?: unknown }).query;
+      });
+    });
+    // Unnamed statements never go together: each is its own query.
+    const counted = await runPgTransaction(database.pool, (trx) =>
+      together(
+        trx,
+        () => countScratch(trx),
+        () =>
+          insertQuietly(
+            trx,
+            numberArray([1], (n) => n),
+          ),
+        () => countScratch(trx),
+        () => countScratch(trx),
+      ),
+    );
+    expect(counted.filter((result) => result.rows.length > 0).map((result) => result.rows[0]!.n)).toEqual([
+      0, 1, 1,
+    ]);
+    expect(unanswered.length).toBeGreaterThanOrEqual(5);
+    expect(unanswered.every((n) => n === 0)).toBe(true);
+  });
+
   it('run one after another through a kysely transaction, with the same results', async () => {
     await sql`truncate scratch`.execute(database.db);
     const [written, read] = await database.db.transaction().execute((trx) =>

@@ -96,10 +96,14 @@ export function fixedStatement<R, Params extends readonly unknown[]>(
  * functions that start them, costs one wait for the server instead of one each, and the time a
  * transaction stays open while the process does other work between statements shrinks with it.
  * A statement not yet parsed and described on this connection (the first use of a pooled
- * connection), or one run unnamed, goes alone, in its place in the order.
+ * connection), or one run unnamed, goes alone, in its place in the order. Each send waits for the
+ * one before it to be answered: the client is never handed a query while it runs another (a queue
+ * node-postgres deprecates).
  */
 export class PgTransaction {
   private queued: QueuedStatement[] = [];
+  /** Settles when everything sent so far has been answered; never rejects. */
+  private answered: Promise<void> = Promise.resolve();
 
   constructor(private readonly client: pg.ClientBase) {}
 
@@ -119,8 +123,9 @@ export class PgTransaction {
     this.queued = [];
     let together: (QueuedStatement & { name: string })[] = [];
     const sendTogether = () => {
-      if (together.length > 1) queryPipelined(this.client, together);
-      else if (together.length === 1) sendAlone(this.client, together[0]!);
+      const group = together;
+      if (group.length > 1) this.after(() => queryPipelined(this.client, group));
+      else if (group.length === 1) this.after(() => sendAlone(this.client, group[0]!));
       together = [];
     };
     for (const statement of statements) {
@@ -128,10 +133,14 @@ export class PgTransaction {
         together.push(statement as QueuedStatement & { name: string });
       } else {
         sendTogether();
-        sendAlone(this.client, statement);
+        this.after(() => sendAlone(this.client, statement));
       }
     }
     sendTogether();
+  }
+
+  private after(send: () => Promise<void>): void {
+    this.answered = this.answered.then(send);
   }
 }
 
@@ -139,11 +148,16 @@ interface QueuedStatement extends Omit<PipelinedStatement, 'name'> {
   readonly name: string | undefined;
 }
 
-function sendAlone(client: pg.ClientBase, { name, text, values, resolve, reject }: QueuedStatement): void {
+/** Sends one statement; resolves once its outcome went to its own `resolve` or `reject`. */
+function sendAlone(
+  client: pg.ClientBase,
+  { name, text, values, resolve, reject }: QueuedStatement,
+): Promise<void> {
   const mutable = values as unknown[];
-  (name === undefined
-    ? client.query({ text, values: mutable })
-    : queryDescribedOnce(client, name, text, mutable)
+  return (
+    name === undefined
+      ? client.query({ text, values: mutable })
+      : queryDescribedOnce(client, name, text, mutable)
   ).then(resolve, reject);
 }
 
