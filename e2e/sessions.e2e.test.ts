@@ -70,8 +70,11 @@ describe('sessions in the browser', () => {
       expect(renewed).not.toBe(first);
       expect((await scriptView(journey)).refreshToken).toBeNull();
 
+      // The page leaves at once while its logout request is on its way: wait for the answer.
+      const loggedOut = page.waitForResponse((res) => new URL(res.url()).pathname === '/api/auth/logout');
       await page.getByRole('button', { name: 'Logout' }).click();
       await onPath(page, '/auth');
+      expect((await loggedOut).status()).toBe(200);
       // The token the page held a moment ago is refused at once, not in 15 minutes.
       expect(await meStatus(baseUrl, renewed)).toBe(401);
       expect((await context.cookies()).some((cookie) => cookie.name === 'updown_refresh')).toBe(false);

@@ -243,7 +243,8 @@ async function placeFirstTrade(fx: PlatformApi, owner: Identity): Promise<string
       method: 'POST',
       url: '/api/trades/place',
       headers: { authorization: `Bearer ${owner.accessToken}` },
-      payload: PLACE_TRADE_BODY,
+      // The matrix asks of this trade as an open one: an hour outlasts any run of it.
+      payload: { ...PLACE_TRADE_BODY, duration: 3600 },
     });
     if (res.statusCode === 201) return res.json<{ id: string }>().id;
     if (Date.now() > deadline) throw new Error(`no trade could be placed: ${res.statusCode} ${res.body}`);

@@ -336,6 +336,13 @@ describe('transactional outbox and relay', () => {
         database.db,
         ticks(2, ['EURUSD'], 50).map((t) => t.event),
       );
+      // The snapshot's xmin is the whole server's: a transaction still open in another database
+      // (another test file's) keeps the rows back until it ends.
+      await waitFor(
+        async () =>
+          (await database.db.transaction().execute((trx) => source.read(trx, null, 10))).length === 2,
+        { what: 'the rows past every running transaction' },
+      );
       const [inside, after] = await synchronousCommitAround(database.db, async (trx) => {
         const rows = await source.read(trx, null, 10);
         await moveCursor(trx, source.name, rows.at(-1)!.position);
