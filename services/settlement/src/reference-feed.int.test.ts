@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCheckpoints } from '@updown/price-ingest';
+import { settledTradesReadable } from '@updown/order/testing';
 import { generateSigningKey } from '@updown/runtime';
 import { verifyReceipt } from '@updown/verify';
 import { canonicalJson } from '@updown/verify/canonical';
@@ -146,6 +147,7 @@ describe('settlement against a reference feed', () => {
     expect(row.void_reason).toBe('feeds_diverged_at_expiry');
     const key = generateSigningKey();
     await signCheckpoints(h.db, key, h.clock);
+    await settledTradesReadable(h.db, [row.id]);
     await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
     const found = await loadReceipt(h.db, row.id);
     if (found.status !== 'issued') throw new Error(`no receipt: ${found.status}`);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPlaceTrade } from '@updown/order';
+import { settledTradesReadable } from '@updown/order/testing';
 import { signCheckpoints } from '@updown/price-ingest';
 import { storeTicks } from '@updown/price-ingest/testing';
 import { createMetricsRegistry, generateSigningKey } from '@updown/runtime';
@@ -100,6 +101,7 @@ async function tradeOf(
   });
   if (options.receipt !== false) {
     await signCheckpoints(database.db, key, harness.clock);
+    await settledTradesReadable(database.db, [id]);
     await issueReceipts(database.db, { key, nowMs: harness.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
   }
   return id;

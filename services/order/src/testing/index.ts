@@ -1,2 +1,2 @@
-export { countPendingTrades, insertPendingTrades, type SeededTrade } from './trades';
+export { countPendingTrades, insertPendingTrades, settledTradesReadable, type SeededTrade } from './trades';
 export { fundedTrader } from './traders';

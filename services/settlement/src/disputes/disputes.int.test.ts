@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCheckpoints } from '@updown/price-ingest';
+import { settledTradesReadable } from '@updown/order/testing';
 import { generateSigningKey, ManualClock } from '@updown/runtime';
 import { correctionKey, entryIdsByKey, verifyLedger } from '@updown/wallet';
 import { createHarness, waitFor, type Harness } from '../testing/harness';
@@ -44,6 +45,7 @@ async function settledWithReceipt(accountType: 'demo' | 'real' = 'demo') {
   at(t + 60_300);
   await h.tick('EURUSD', t + 60_300, 1.11);
   await waitFor(async () => (await h.trade(trade.id)).status !== 'pending', 'settlement');
+  await settledTradesReadable(h.db, [trade.id]);
   await signCheckpoints(h.db, key, h.clock);
   await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
   return { user, trade: await h.trade(trade.id) };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signCheckpoints } from '@updown/price-ingest';
+import { settledTradesReadable } from '@updown/order/testing';
 import { generateSigningKey } from '@updown/runtime';
 import { canonicalJson } from '@updown/verify/canonical';
 import { verifyReceipt } from '@updown/verify';
@@ -55,6 +56,7 @@ async function settledTrade(
   at(t + 60_300);
   await h.tick(pair, t + 60_300, after);
   await settledOf(trade.id);
+  await settledTradesReadable(h.db, [trade.id]);
   return { user, trade: await h.trade(trade.id) };
 }
 
