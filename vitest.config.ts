@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import LongSuitesFirstSequencer from './scripts/test-sequencer';
 
 /**
  * One run for every workspace. Test tiers are named by suffix: `*.test.ts` are fast unit tests,
@@ -25,6 +27,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    maxWorkers: Number(process.env.TEST_WORKERS) || os.availableParallelism() + 1,
+    sequence: { sequencer: LongSuitesFirstSequencer },
     reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
