@@ -336,3 +336,20 @@ describe('statements started together', () => {
     expect(read.rows).toEqual([{ note: 'kysely' }]);
   });
 });
+
+describe('a client that throws instead of answering', () => {
+  it('fails each statement with its error and does not stop the ones after it', async () => {
+    const broken = new Error('not queryable');
+    const client = {
+      query: () => {
+        throw broken;
+      },
+    } as unknown as pg.ClientBase;
+    const trx = new PgTransaction(client);
+    const first = trx.run(undefined, 'select 1', []);
+    const second = trx.run(undefined, 'select 2', []);
+    await expect(first).rejects.toBe(broken);
+    await expect(second).rejects.toBe(broken);
+    await expect(trx.run(undefined, 'select 3', [])).rejects.toBe(broken);
+  });
+});

@@ -154,11 +154,17 @@ function sendAlone(
   { name, text, values, resolve, reject }: QueuedStatement,
 ): Promise<void> {
   const mutable = values as unknown[];
-  return (
-    name === undefined
-      ? client.query({ text, values: mutable })
-      : queryDescribedOnce(client, name, text, mutable)
-  ).then(resolve, reject);
+  try {
+    return (
+      name === undefined
+        ? client.query({ text, values: mutable })
+        : queryDescribedOnce(client, name, text, mutable)
+    ).then(resolve, reject);
+  } catch (error) {
+    // A client that throws instead of rejecting must not stop the statements queued after this one.
+    reject(error as Error);
+    return Promise.resolve();
+  }
 }
 
 /** A transaction either way: kysely's (everything else) or a raw client's (the placement batch). */
