@@ -245,6 +245,24 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': ['error', PROCESS_ENV] },
   },
   {
+    // The services read the time from their injected clock (`Clock`, services/runtime/src/clock.ts),
+    // which tests set and advance; a duration or a wait's deadline reads the monotonic
+    // `performance.now()`. The console shows the browser's own clock and has no injected one; the
+    // schemas package stamps an event it is given no time for.
+    files: ['services/*/src/**/*.ts'],
+    ignores: [...TEST_FILES, 'services/runtime/src/clock.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='Date'][property.name='now']",
+          message:
+            'Read the time from the injected Clock, or performance.now() for a duration or a deadline.',
+        },
+      ],
+    },
+  },
+  {
     // The console runs in the browser. Only the two classic hook rules: the plugin's newer
     // compiler-oriented rules are not part of the house style yet.
     files: ['console/**/*.{ts,tsx}'],

@@ -165,7 +165,7 @@ export class PairFeeds {
    */
   private async ensureHistory(provider: PriceProvider, pair: FeedPair): Promise<void> {
     const { db, clock, logger, metrics } = this.options;
-    const started = Date.now();
+    const started = performance.now();
     const endBucketStartSec = bucketStartSec(clock.now(), 60);
     let candles: CandleRow[];
     if (provider.history) {
@@ -197,7 +197,12 @@ export class PairFeeds {
     }
     metrics.backfills.inc({ pair: pair.symbol });
     logger.info(
-      { pair: pair.symbol, provider: provider.name, candles: candles.length, ms: Date.now() - started },
+      {
+        pair: pair.symbol,
+        provider: provider.name,
+        candles: candles.length,
+        ms: Math.round(performance.now() - started),
+      },
       'candle history backfilled',
     );
   }

@@ -57,10 +57,10 @@ export class Lifecycle {
     const work = (async () => {
       let clean = true;
       for (const step of this.steps) {
-        const started = Date.now();
+        const started = performance.now();
         try {
           await step.run();
-          this.logger.info({ step: step.name, ms: Date.now() - started }, 'stopped');
+          this.logger.info({ step: step.name, ms: Math.round(performance.now() - started) }, 'stopped');
         } catch (error) {
           clean = false;
           this.logger.error({ step: step.name, err: error }, 'shutdown step failed');

@@ -100,7 +100,7 @@ function adaptSockets(exchange: Exchange): void {
 function pacer(gapMs: number): () => Promise<void> {
   let nextAtMs = 0;
   return () => {
-    const now = Date.now();
+    const now = performance.now();
     const atMs = Math.max(now, nextAtMs);
     nextAtMs = atMs + gapMs;
     return atMs <= now ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, atMs - now));

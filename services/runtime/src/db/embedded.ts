@@ -245,7 +245,7 @@ async function spawnServer(
     exited = true;
   });
   child.once('exit', () => (exited = true));
-  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  const deadline = performance.now() + STARTUP_TIMEOUT_MS;
   while (!(await answers(run.serverUrl))) {
     if (failure) throw failure;
     if (exited) {
@@ -253,7 +253,7 @@ async function spawnServer(
         `The embedded PostgreSQL cannot start: the server exited during start-up; its log ${logFile} says why, ${EXTERNAL_DATABASE_FIX}.`,
       );
     }
-    if (Date.now() > deadline) {
+    if (performance.now() > deadline) {
       child.kill('SIGKILL');
       throw new EmbeddedPostgresError(
         `The embedded PostgreSQL cannot start: it did not accept connections within ${STARTUP_TIMEOUT_MS} ms; its log ${logFile} says why, ${EXTERNAL_DATABASE_FIX}.`,
@@ -268,8 +268,8 @@ async function spawnServer(
       stopping ??= (async () => {
         if (exited || child.pid === undefined) return;
         child.kill('SIGINT');
-        const until = Date.now() + STARTUP_TIMEOUT_MS;
-        while (!exited && isAlive(child.pid) && Date.now() < until) await sleep(25);
+        const until = performance.now() + STARTUP_TIMEOUT_MS;
+        while (!exited && isAlive(child.pid) && performance.now() < until) await sleep(25);
       })();
       return stopping;
     },

@@ -67,11 +67,11 @@ class PaymentInProgress extends DomainError {
  * finds the request decided, as if it had waited on the first command's locks.
  */
 export async function waitForIntent(db: Kysely<Database>, intentId: string): Promise<void> {
-  const deadline = Date.now() + PAYMENT_INTENT_WAIT_MS;
+  const deadline = performance.now() + PAYMENT_INTENT_WAIT_MS;
   for (;;) {
     const intent = await findIntent(db, intentId);
     if (!intent || intent.status !== 'pending') return;
-    if (Date.now() > deadline) throw new PaymentInProgress();
+    if (performance.now() > deadline) throw new PaymentInProgress();
     await sleep(PAYMENT_INTENT_POLL_MS);
   }
 }
