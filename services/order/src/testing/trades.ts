@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '@updown/runtime';
+import { committedAfter, type Database } from '@updown/runtime';
+import { waitFor } from '@updown/runtime/testing';
 import { recountBooks } from '../risk/risk.repository';
 
 /** Test helpers over the trades table, for other packages' tests (`@updown/order/testing`). */
@@ -52,25 +53,21 @@ export async function countPendingTrades(db: Kysely<Database>): Promise<number> 
 
 /**
  * Waits until the settlements of `tradeIds` are older than every transaction still running on the
- * server, which is when the settled trades' source (`readSettledAfter`, `committedAfter`) returns
- * them. The snapshot's xmin is the whole server's: a transaction open in another database (another
- * test file's, when files run side by side) holds them back until it ends.
+ * server, which is when the settled trades' source (`readSettledAfter`) returns them: the same
+ * `committedAfter` condition. The snapshot's xmin is the whole server's: a transaction open in
+ * another database (another test file's, when files run side by side) holds them back until it ends.
  */
 export async function settledTradesReadable(
   db: Kysely<Database>,
   tradeIds: readonly string[],
   timeoutMs = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { rows } = await sql<{ readable: number }>`
-      select count(*)::int as readable from trades
+  const readable = async () => {
+    const { rows } = await sql<{ n: number }>`
+      select count(*)::int as n from trades
       where id = any(${tradeIds}::uuid[])
-        and settled_xact_id < pg_snapshot_xmin(pg_current_snapshot())`.execute(db);
-    if (rows[0]!.readable === tradeIds.length) return;
-    if (Date.now() >= deadline) {
-      throw new Error(`settled trades ${tradeIds.join(', ')} not readable after ${timeoutMs} ms`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+        and ${committedAfter({ xactId: 'settled_xact_id', seq: 'settled_seq' }, null)}`.execute(db);
+    return rows[0]!.n === tradeIds.length;
+  };
+  await waitFor(readable, { timeoutMs, what: `settled trades ${tradeIds.join(', ')} to be readable` });
 }
