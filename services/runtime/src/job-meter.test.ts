@@ -92,7 +92,7 @@ describe('meterJob', () => {
     const job = meterJob('waiting', () => new Promise((resolve) => setTimeout(resolve, 20)));
     setTimeout(() => busyMs(10), 5);
     await job;
-    expect(holdBoundMs(runs[0]!)).toBeLessThan(2);
+    expect(holdBoundMs(runs[0]!)).toBeLessThan(5);
   });
 
   it('counts the synchronous start and the continuation that follows it at once as one hold', async () => {
@@ -116,15 +116,18 @@ describe('meterJob', () => {
     let open = () => {};
     const gate = new Promise<void>((resolve) => (open = resolve));
     // Someone else's continuation: it runs right after the job's slice that settles the gate.
-    const others = gate.then(() => busyMs(10));
+    const others = gate.then(() => busyMs(30));
     await meterJob('settles', async () => {
       await turn();
       open();
       await others;
       await turn();
     });
-    expect(runs[0]!.syncMs).toBeLessThan(5);
-    expect(holdBoundMs(runs[0]!)).toBeLessThan(5);
+    // Counted, the other work alone would read 30 ms; the job's own slices are next to nothing,
+    // though a slice's wall time also counts a wait for a core (6.2 ms seen with the Node matrix
+    // running beside other work).
+    expect(runs[0]!.syncMs).toBeLessThan(15);
+    expect(holdBoundMs(runs[0]!)).toBeLessThan(15);
   });
 
   it('reports a failed run too, and passes its error on', async () => {
