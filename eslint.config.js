@@ -32,6 +32,8 @@ const PACKAGES = {
     imports: ['gateway', 'settlement', 'order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
   },
   console: { dir: 'console', imports: ['schemas'] },
+  // The suites' API client: typed by the OpenAPI document, it speaks HTTP like the console.
+  'api-client': { dir: 'api-client', imports: ['schemas'] },
 };
 
 const packageGraphZones = Object.entries(PACKAGES).map(([name, { dir, imports }]) => ({
@@ -65,14 +67,14 @@ const consoleSharedZone = {
 // ---------------------------------------------------------------------------------------------
 // Entry points. A package is imported by its name (`@updown/x`) or one of its declared subpath
 // entries (`@updown/x/testing`, `@updown/x/domain`, `@updown/runtime/errors`, the schemas' `api`,
-// `market` and `policies`, the verifier's `rules`, `chain`, `canonical` and `node`), never by a
+// `openapi`, `market` and `policies`, the verifier's `rules`, `chain`, `canonical` and `node`), never by a
 // path into its sources. Relative paths into another package are refused by
 // import-x/no-relative-packages.
 // ---------------------------------------------------------------------------------------------
 const ENTRY_POINT_PATTERNS = [
   {
     regex:
-      '^@updown/[^/]+/(?!(?:testing|testing/global-setup|domain|errors|api|market|policies|migrations|rules|chain|canonical|node)$)',
+      '^@updown/[^/]+/(?!(?:testing|testing/global-setup|domain|errors|api|openapi|market|policies|migrations|rules|chain|canonical|node)$)',
     message: "Import another package through its entry points (its package.json 'exports').",
   },
 ];

@@ -10,6 +10,7 @@ export default defineConfig({
   test: {
     include: [
       'schemas/**/*.test.ts',
+      'api-client/**/*.test.ts',
       'services/**/*.test.ts',
       'console/**/*.test.{ts,tsx}',
       'scripts/**/*.test.ts',

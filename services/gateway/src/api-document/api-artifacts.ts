@@ -6,13 +6,14 @@ import { buildApiDocument } from './api-document';
 /**
  * The checked-in files generated from the OpenAPI document: the document itself
  * (`schemas/openapi.json`, for anyone generating a client without running the server) and the
- * console's API types (`console/src/lib/api-types.ts`, by openapi-typescript). `npm run api:types`
+ * API's types (`schemas/src/openapi/api-types.ts`, by openapi-typescript), which the console and
+ * the test suites' client (`@updown/api-client`) both type their calls with. `npm run api:types`
  * writes them; `api-artifacts.test.ts` regenerates them in memory and fails when the checked-in
  * ones differ, so a schema change reaches the console's typecheck.
  */
 export const OPENAPI_PATH = fileURLToPath(new URL('../../../../schemas/openapi.json', import.meta.url));
 export const API_TYPES_PATH = fileURLToPath(
-  new URL('../../../../console/src/lib/api-types.ts', import.meta.url),
+  new URL('../../../../schemas/src/openapi/api-types.ts', import.meta.url),
 );
 export const API_TYPES_COMMAND = 'npm run api:types';
 

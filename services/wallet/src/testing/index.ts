@@ -1,0 +1,1 @@
+export { clearForWithdrawals, fundUser, type Funds } from './funding';
