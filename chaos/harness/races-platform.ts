@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ApiClient } from '@updown/api-client';
 import { OffsetClock } from '@updown/runtime';
 import {
   jumpPastExpiry,
@@ -7,11 +8,14 @@ import {
   TICK_WAIT_MS_MAX,
   type RunningPlatform,
 } from '@updown/platform/testing';
+
 /** Connections of the platform's pool: enough that racing requests reach PostgreSQL together. */
 const DB_POOL_MAX = 40;
 
 export interface RacePlatform {
   readonly baseUrl: string;
+  /** The gateway's API over fetch, for set-up; the races themselves send on their own connections. */
+  readonly api: ApiClient;
   readonly clock: OffsetClock;
   readonly platform: RunningPlatform;
   /** The platform's own database handle. */
@@ -53,6 +57,7 @@ export async function startRacePlatform(): Promise<RacePlatform> {
     (await watchTick(platform, pair, afterAtMs)).seen;
   return {
     baseUrl: started.baseUrl,
+    api: new ApiClient(started.baseUrl),
     clock,
     platform,
     db: platform.database.db,

@@ -7,7 +7,7 @@ import { createPlaceTrade, type PlaceTradeRequest, type PlaceTradeResult } from 
 import { startLatestPrices } from '@updown/price-ingest';
 import { getUserBalances, type UserBalances } from '@updown/wallet';
 import type { Random } from '../harness/random';
-import { call, depositReal, signUp, type Account } from '../harness/races-accounts';
+import { depositReal, signUp, type Account } from '../harness/races-accounts';
 import type { Connections } from '../harness/races-http';
 import { moneyByType, moneyMoved, movements } from '../harness/races-ledger';
 import { sum } from '../harness/races-model';
@@ -128,13 +128,11 @@ async function prepareBurst(p: RacePlatform) {
       if (cap === undefined) return;
       const { real } = await getUserBalances(p.db, trader.account.id);
       for (const _ of range(Math.floor(real / cap) - 2)) {
-        await call(p, 'POST', '/api/trades/place', trader.account.token, {
-          pair: PAIR,
-          direction: 'UP',
-          amount: cap / 100,
-          duration: 3600,
-          account_type: 'real',
-        });
+        await p.api.post(
+          '/api/trades/place',
+          { pair: PAIR, direction: 'UP', amount: cap / 100, duration: 3600, account_type: 'real' },
+          { token: trader.account.token },
+        );
       }
     }),
   );

@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
 import { getUserBalances } from '@updown/wallet';
 import type { Random } from '../harness/random';
-import { call, depositReal, signUp, type Account } from '../harness/races-accounts';
+import { depositReal, signUp, type Account } from '../harness/races-accounts';
 import { type Connections, type HttpAnswer } from '../harness/races-http';
 import { entriesByKeyPrefix, moneyByType, moneyMoved, movements } from '../harness/races-ledger';
 import type { RacePlatform } from '../harness/races-platform';
@@ -24,7 +24,7 @@ describe('two admins deciding one request', () => {
     12,
     async (p) => {
       const admins = [await signUp(p, 'First', 'admin'), await signUp(p, 'Second', 'admin')] as const;
-      await call(p, 'POST', '/api/admin/settings', admins[0].token, { require_deposit_approval: true });
+      await p.api.post('/api/admin/settings', { require_deposit_approval: true }, { token: admins[0].token });
       return (p, connections, rng) => decisionRound(p, connections, admins, rng);
     },
     2,
@@ -45,25 +45,24 @@ async function decisionRound(
   const trader = await signUp(p, 'Requester');
   // Cash below the bonus minimum, approved before the race, so no bonus is involved yet.
   const funding = await depositReal(p, trader, 1_900);
-  await call(p, 'POST', `/api/admin/deposits/${funding.request!.id}`, admins[0].token, { action: 'approve' });
+  await p.api.post(
+    '/api/admin/deposits/{id}',
+    { action: 'approve' },
+    { token: admins[0].token, params: { id: funding.request!.id } },
+  );
   const before = await moneyByType(p.db);
   const withdrawCents = rng.int(100, 1_900);
   const depositCents = rng.int(2_000, 20_000);
-  const withdrawal = await call<{ request: { id: string } }>(
-    p,
-    'POST',
+  const withdrawal = await p.api.post(
     '/api/wallet/withdraw',
-    trader.token,
-    {
-      amount: withdrawCents / 100,
-      account_type: 'real',
-    },
+    { amount: withdrawCents / 100, account_type: 'real' },
+    { token: trader.token },
   );
   const deposit = await depositReal(p, trader, depositCents);
   expect(deposit.status).toBe('pending');
 
   const targets: Target[] = [
-    { path: 'withdrawals', table: 'withdrawal_requests', label: 'Withdrawal', id: withdrawal.request.id },
+    { path: 'withdrawals', table: 'withdrawal_requests', label: 'Withdrawal', id: withdrawal.request!.id },
     { path: 'deposits', table: 'deposit_requests', label: 'Deposit', id: deposit.request!.id },
   ];
   const clicks = shuffle(
@@ -88,9 +87,9 @@ async function decisionRound(
   const credited = (await expectOneDecision(p, targets[1]!, decided)) === 'approved';
 
   const bonusCents = credited ? Math.floor(depositCents / 2) : 0;
-  expect((await entriesByKeyPrefix(p.db, `withdrawal:${withdrawal.request.id}:`)).map((e) => e.kind)).toEqual(
-    ['withdrawal', paidOut ? 'withdrawal_payout' : 'withdrawal_reversal'],
-  );
+  expect(
+    (await entriesByKeyPrefix(p.db, `withdrawal:${withdrawal.request!.id}:`)).map((e) => e.kind),
+  ).toEqual(['withdrawal', paidOut ? 'withdrawal_payout' : 'withdrawal_reversal']);
   expect(await entriesByKeyPrefix(p.db, `deposit:${deposit.request!.id}`)).toHaveLength(credited ? 1 : 0);
   const bonuses = await p.db.selectFrom('bonuses').selectAll().where('user_id', '=', trader.id).execute();
   expect(bonuses.map((b) => b.amount_cents)).toEqual(credited ? [bonusCents] : []);
