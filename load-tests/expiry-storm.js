@@ -10,10 +10,10 @@ import { Trend } from 'k6/metrics';
 import {
   activePairs,
   assertLoopback,
-  BASE_URL,
   envInt,
-  jsonParams,
+  historyRequest,
   newRunId,
+  placeRequest,
   signUp,
 } from './lib/platform.js';
 
@@ -76,15 +76,7 @@ function placeAll(data) {
       duration: STORM_DURATION_SEC,
       account_type: 'demo',
     };
-    const params = jsonParams('place', data.tokens[i % USERS], {
-      'Idempotency-Key': `storm-${data.runId}-${i}`,
-    });
-    requests.push({
-      method: 'POST',
-      url: `${BASE_URL}/api/trades/place`,
-      body: JSON.stringify(body),
-      params,
-    });
+    requests.push(placeRequest(data.tokens[i % USERS], body, `storm-${data.runId}-${i}`));
   }
   // Starting right after a whole second gives the burst the best chance of one expiry second.
   sleep((1005 - (Date.now() % 1000)) / 1000);
@@ -107,11 +99,7 @@ function placeAll(data) {
 function pollOnce(data, pending) {
   const users = Object.keys(pending);
   const responses = http.batch(
-    users.map((user) => ({
-      method: 'GET',
-      url: `${BASE_URL}/api/trades/history?limit=${TRADES_PER_USER_MAX}`,
-      params: jsonParams('history', data.tokens[Number(user)]),
-    })),
+    users.map((user) => historyRequest(data.tokens[Number(user)], TRADES_PER_USER_MAX)),
   );
   let left = 0;
   responses.forEach((res, i) => {

@@ -3,18 +3,9 @@
 //   k6 run load-tests/place-trades.js
 //   RATE=100 DURATION_SEC=120 USERS=200 k6 run load-tests/place-trades.js
 // More than ~150 accounts within a minute needs the platform started with a higher AUTH_IP_RATE_MAX.
-import http from 'k6/http';
 import { check } from 'k6';
 import exec from 'k6/execution';
-import {
-  activePairs,
-  assertLoopback,
-  BASE_URL,
-  envInt,
-  jsonParams,
-  newRunId,
-  signUp,
-} from './lib/platform.js';
+import { activePairs, assertLoopback, envInt, newRunId, placeTrade, signUp } from './lib/platform.js';
 
 assertLoopback();
 
@@ -55,16 +46,10 @@ export default function (data) {
   const token = data.tokens[index % data.tokens.length];
   // Offsetting the pair by the round makes each account trade every pair over a run.
   const pair = data.pairs[(index + Math.floor(index / data.tokens.length)) % data.pairs.length];
-  const res = http.post(
-    `${BASE_URL}/api/trades/place`,
-    JSON.stringify({
-      pair,
-      direction: index % 2 === 0 ? 'UP' : 'DOWN',
-      amount: 1,
-      duration: 60,
-      account_type: 'demo',
-    }),
-    jsonParams('place', token, { 'Idempotency-Key': `load-${data.runId}-${index}` }),
+  const res = placeTrade(
+    token,
+    { pair, direction: index % 2 === 0 ? 'UP' : 'DOWN', amount: 1, duration: 60, account_type: 'demo' },
+    `load-${data.runId}-${index}`,
   );
   check(res, {
     'placement is accepted as a pending trade': (r) => r.status === 201 && r.json('status') === 'pending',

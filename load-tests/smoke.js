@@ -4,17 +4,8 @@
 // active trades for 20 s.
 //   k6 run load-tests/smoke.js                       (against http://127.0.0.1:8080)
 //   BASE_URL=http://127.0.0.1:9000 k6 run load-tests/smoke.js
-import http from 'k6/http';
 import { check } from 'k6';
-import {
-  activePairs,
-  assertLoopback,
-  BASE_URL,
-  envInt,
-  jsonParams,
-  newRunId,
-  signUp,
-} from './lib/platform.js';
+import { activePairs, assertLoopback, envInt, get, newRunId, placeTrade, signUp } from './lib/platform.js';
 
 assertLoopback();
 
@@ -38,14 +29,14 @@ export function setup() {
   const pairs = activePairs();
   const token = signUp(1, runId)[0];
   pairs.forEach((pair, index) => {
-    const body = JSON.stringify({ pair, direction: 'UP', amount: 1, duration: 60, account_type: 'demo' });
-    const params = jsonParams('place', token, { 'Idempotency-Key': `smoke-${runId}-${index}` });
-    const placed = http.post(`${BASE_URL}/api/trades/place`, body, params);
+    const body = { pair, direction: 'UP', amount: 1, duration: 60, account_type: 'demo' };
+    const idempotencyKey = `smoke-${runId}-${index}`;
+    const placed = placeTrade(token, body, idempotencyKey);
     check(placed, {
       'a demo trade is accepted on every pair': (r) => r.status === 201 && r.json('pair') === pair,
     });
     if (index === 0) {
-      const retried = http.post(`${BASE_URL}/api/trades/place`, body, params);
+      const retried = placeTrade(token, body, idempotencyKey);
       check(retried, {
         'a repeated Idempotency-Key answers with the first trade': (r) =>
           r.status === 200 && r.json('id') === placed.json('id'),
@@ -55,22 +46,19 @@ export function setup() {
   return { token, pairCount: pairs.length };
 }
 
-function get(path, name, token) {
-  const params = { tags: { name, load: 'steady' } };
-  if (token) params.headers = { Authorization: `Bearer ${token}` };
-  return http.get(`${BASE_URL}${path}`, params);
-}
+// The steady reads, tagged apart from the setup's calls for the latency threshold.
+const STEADY = { load: 'steady' };
 
 export default function (data) {
-  check(get('/healthz', 'healthz'), { '/healthz answers 200': (r) => r.status === 200 });
-  check(get('/readyz', 'readyz'), { '/readyz answers 200': (r) => r.status === 200 });
-  check(get('/metrics', 'metrics'), {
+  check(get('/healthz', 'healthz', null, STEADY), { '/healthz answers 200': (r) => r.status === 200 });
+  check(get('/readyz', 'readyz', null, STEADY), { '/readyz answers 200': (r) => r.status === 200 });
+  check(get('/metrics', 'metrics', null, STEADY), {
     '/metrics is Prometheus text': (r) =>
       r.status === 200 && r.body.includes('process_cpu_user_seconds_total'),
   });
-  check(get('/api/market/pairs', 'pairs'), { 'pairs are listed': (r) => r.status === 200 });
+  check(get('/api/market/pairs', 'pairs', null, STEADY), { 'pairs are listed': (r) => r.status === 200 });
   // The smoke's trades are 60 s long: while they run, the active list holds them all.
-  check(get('/api/trades/active', 'active', data.token), {
+  check(get('/api/trades/active', 'active', data.token, STEADY), {
     '/api/trades/active answers 200': (r) => r.status === 200,
   });
 }

@@ -1,4 +1,4 @@
-// Shared by the k6 scripts: the target, sizes from __ENV, and the API calls made in setup().
+// Shared by the k6 scripts: the target, sizes from __ENV, and every API call they make.
 // Names of variables, checks and thresholds match the npm scenarios in load-tests/node/.
 import http from 'k6/http';
 import { check, fail } from 'k6';
@@ -38,10 +38,41 @@ export function newRunId() {
   return `${Date.now().toString(36)}${Math.floor(Math.random() * 0xffffff).toString(16)}`;
 }
 
-export function jsonParams(name, token, extraHeaders) {
+function jsonParams(name, token, extraHeaders) {
   const headers = Object.assign({}, JSON_HEADERS, extraHeaders || {});
   if (token) headers.Authorization = `Bearer ${token}`;
   return { headers, tags: { name } };
+}
+
+// A GET tagged `name` (and `tags`), with the account's token when given.
+export function get(path, name, token, tags) {
+  const params = { tags: Object.assign({ name }, tags || {}) };
+  if (token) params.headers = { Authorization: `Bearer ${token}` };
+  return http.get(`${BASE_URL}${path}`, params);
+}
+
+// A placement as an http.batch() request, tagged `place`.
+export function placeRequest(token, body, idempotencyKey) {
+  return {
+    method: 'POST',
+    url: `${BASE_URL}/api/trades/place`,
+    body: JSON.stringify(body),
+    params: jsonParams('place', token, { 'Idempotency-Key': idempotencyKey }),
+  };
+}
+
+export function placeTrade(token, body, idempotencyKey) {
+  const request = placeRequest(token, body, idempotencyKey);
+  return http.post(request.url, request.body, request.params);
+}
+
+// The account's newest `limit` trades as an http.batch() request, tagged `history`.
+export function historyRequest(token, limit) {
+  return {
+    method: 'GET',
+    url: `${BASE_URL}/api/trades/history?limit=${limit}`,
+    params: jsonParams('history', token),
+  };
 }
 
 export function activePairs() {

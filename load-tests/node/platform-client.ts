@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import type { LoginResponse, MarketPair, PlaceTradeBody, Trade } from '@updown/schemas/api';
+import { ApiClient, fetchTransport, type Answer } from '@updown/api-client';
+import type { Schemas } from '@updown/schemas/openapi';
 import type { Recorder } from './metrics';
 
 /**
- * The API calls the scenarios make outside the measured load (setup, polling), through fetch, each
- * recorded like k6 records its requests. Every call has a timeout.
+ * The API calls the scenarios make outside the measured load (setup, polling), through the shared
+ * client, each recorded like k6 records its requests. Every call has a timeout.
  */
 
 export const REQUEST_TIMEOUT_MS = 10_000;
@@ -14,62 +15,36 @@ export const SIGN_UP_TIMEOUT_MS = 60_000;
 export const SIGN_UP_CONCURRENCY = 8;
 export const PASSWORD = 'load-test-password';
 
-export interface HttpReply<T> {
-  /** 0 when no response arrived (refused, reset, timed out). */
-  readonly status: number;
-  readonly body: T | undefined;
-  readonly text: string;
-  readonly durationMs: number;
-}
-
-export interface RequestOptions {
-  readonly token?: string;
-  readonly body?: unknown;
-  readonly headers?: Record<string, string>;
-  readonly timeoutMs?: number;
-}
-
 /** Thrown when a run cannot start; the message says what to change. */
 export class SetupError extends Error {
   override name = 'SetupError';
 }
 
-export async function request<T>(
-  recorder: Recorder,
-  name: string,
-  baseUrl: string,
-  method: 'GET' | 'POST',
-  path: string,
-  options: RequestOptions = {},
-): Promise<HttpReply<T>> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const started = performance.now();
-  let status = 0;
-  let text = '';
-  try {
-    const response = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
-    });
-    text = await response.text();
-    status = response.status;
-  } catch (error) {
-    text = error instanceof Error ? error.message : String(error);
-  }
-  const durationMs = performance.now() - started;
-  recorder.http(name, status, durationMs);
-  return { status, body: parseJson<T>(text), text, durationMs };
+/**
+ * The client of one scenario: every answer goes to `recorder` under the call's name, and a call
+ * that got none (refused, reset, timed out) as status 0, as k6 counts it.
+ */
+export function loadClient(recorder: Recorder, baseUrl: string): ApiClient {
+  return new ApiClient(fetchTransport(baseUrl, { timeoutMs: REQUEST_TIMEOUT_MS }), {
+    onAnswer: (name, answer) => recorder.http(name, answer.status, answer.durationMs),
+    onFailure: (name, _error, durationMs) => recorder.http(name, 0, durationMs),
+  });
 }
 
-function parseJson<T>(text: string): T | undefined {
+/** What a call answered. */
+export interface Reply<T> {
+  /** 0 when no response arrived; `text` then holds the error. */
+  readonly status: number;
+  readonly body: T | undefined;
+  readonly text: string;
+}
+
+/** A call's answer, or status 0 when none came: a scenario counts it and carries on, as k6 does. */
+export async function reply<T>(call: Promise<Answer<T>>): Promise<Reply<T>> {
   try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
+    return await call;
+  } catch (error) {
+    return { status: 0, body: undefined, text: error instanceof Error ? error.message : String(error) };
   }
 }
 
@@ -96,12 +71,12 @@ export function newRunId(): string {
   return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
 }
 
-export async function activePairs(recorder: Recorder, baseUrl: string): Promise<string[]> {
-  const reply = await request<MarketPair[]>(recorder, 'pairs', baseUrl, 'GET', '/api/market/pairs');
-  if (reply.status !== 200 || !Array.isArray(reply.body)) {
-    throw new SetupError(`GET /api/market/pairs answered ${reply.status}: ${reply.text.slice(0, 200)}`);
+export async function activePairs(api: ApiClient): Promise<string[]> {
+  const listed = await reply(api.send('get', '/api/market/pairs', undefined, { name: 'pairs' }));
+  if (listed.status !== 200 || !Array.isArray(listed.body)) {
+    throw new SetupError(`GET /api/market/pairs answered ${listed.status}: ${listed.text.slice(0, 200)}`);
   }
-  const pairs = reply.body.filter((pair) => pair.active).map((pair) => pair.symbol);
+  const pairs = listed.body.filter((pair) => pair.active).map((pair) => pair.symbol);
   if (pairs.length === 0) throw new SetupError('no active pair to trade');
   return pairs;
 }
@@ -111,44 +86,41 @@ export interface LoadUser {
   readonly token: string;
 }
 
-function signUpProblem(step: string, reply: HttpReply<{ detail?: string }>): SetupError {
-  const detail = reply.body?.detail ?? reply.text.slice(0, 200);
+function signUpProblem(step: string, refused: Reply<unknown>): SetupError {
+  const problem = refused.body as { detail?: string } | undefined;
+  const detail = problem?.detail ?? refused.text.slice(0, 200);
   const hint =
-    reply.status === 429
+    refused.status === 429
       ? ' — the per-IP sign-in ceiling was reached: start the platform with a higher AUTH_IP_RATE_MAX (see load-tests/README.md)'
       : '';
-  return new SetupError(`${step} answered ${reply.status}: ${detail}${hint}`);
+  return new SetupError(`${step} answered ${refused.status}: ${detail}${hint}`);
 }
 
 /**
- * Registers and signs in `count` fresh accounts (each gets the demo grant of $10,000). Two
- * password hashes per account make this the slow part of a setup: about 20 accounts a second here.
+ * Registers and signs in `count` fresh accounts (each gets the demo grant of $10,000), named as
+ * the k6 scripts name theirs. Two password hashes per account make this the slow part of a setup:
+ * about 20 accounts a second here.
  */
-export async function createUsers(
-  recorder: Recorder,
-  baseUrl: string,
-  count: number,
-  runId: string,
-): Promise<LoadUser[]> {
+export async function createUsers(api: ApiClient, count: number, runId: string): Promise<LoadUser[]> {
   const indexes = Array.from({ length: count }, (_, index) => index);
   return mapLimit(indexes, SIGN_UP_CONCURRENCY, async (index) => {
     const email = `load-${runId}-${index}@example.com`;
-    const registered = await request<{ detail?: string }>(
-      recorder,
-      'register',
-      baseUrl,
-      'POST',
-      '/api/auth/register',
-      { body: { name: `Load Tester ${index}`, email, password: PASSWORD }, timeoutMs: SIGN_UP_TIMEOUT_MS },
+    const registered = await reply(
+      api.send(
+        'post',
+        '/api/auth/register',
+        { name: `Load Tester ${index}`, email, password: PASSWORD },
+        { name: 'register', timeoutMs: SIGN_UP_TIMEOUT_MS },
+      ),
     );
     if (registered.status !== 201) throw signUpProblem('POST /api/auth/register', registered);
-    const login = await request<LoginResponse & { detail?: string }>(
-      recorder,
-      'login',
-      baseUrl,
-      'POST',
-      '/api/auth/login',
-      { body: { email, password: PASSWORD }, timeoutMs: SIGN_UP_TIMEOUT_MS },
+    const login = await reply(
+      api.send(
+        'post',
+        '/api/auth/login',
+        { email, password: PASSWORD },
+        { name: 'login', timeoutMs: SIGN_UP_TIMEOUT_MS },
+      ),
     );
     if (login.status !== 200 || login.body === undefined) throw signUpProblem('POST /api/auth/login', login);
     return { email, token: login.body.access_token };
@@ -156,28 +128,22 @@ export async function createUsers(
 }
 
 export function placeTrade(
-  recorder: Recorder,
-  baseUrl: string,
+  api: ApiClient,
   token: string,
-  body: PlaceTradeBody,
+  body: Schemas['PlaceTradeBody'],
   idempotencyKey: string,
-): Promise<HttpReply<Trade>> {
-  return request<Trade>(recorder, 'place', baseUrl, 'POST', '/api/trades/place', {
-    token,
-    body,
-    headers: { 'idempotency-key': idempotencyKey },
-  });
+): Promise<Reply<Schemas['Trade']>> {
+  return reply(api.send('post', '/api/trades/place', body, { token, idempotencyKey, name: 'place' }));
 }
 
 export function tradeHistory(
-  recorder: Recorder,
-  baseUrl: string,
+  api: ApiClient,
   token: string,
   limit: number,
-): Promise<HttpReply<Trade[]>> {
-  return request<Trade[]>(recorder, 'history', baseUrl, 'GET', `/api/trades/history?limit=${limit}`, {
-    token,
-  });
+): Promise<Reply<Schemas['Trade'][]>> {
+  return reply(
+    api.send('get', '/api/trades/history', undefined, { token, query: { limit }, name: 'history' }),
+  );
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,8 +1,10 @@
-import type { Trade } from '@updown/schemas/api';
+import type { ApiClient } from '@updown/api-client';
+import type { Schemas } from '@updown/schemas/openapi';
 import { Recorder } from '../metrics';
 import {
   activePairs,
   createUsers,
+  loadClient,
   mapLimit,
   newRunId,
   placeTrade,
@@ -54,7 +56,7 @@ export function expiryStormThresholds(options: {
 
 interface Placed {
   readonly user: LoadUser;
-  readonly trade: Trade;
+  readonly trade: Schemas['Trade'];
 }
 
 export async function runExpiryStorm(options: ExpiryStormOptions): Promise<ScenarioResult> {
@@ -66,10 +68,11 @@ export async function runExpiryStorm(options: ExpiryStormOptions): Promise<Scena
     );
   }
   const recorder = new Recorder();
-  const pairs = await activePairs(recorder, options.baseUrl);
+  const api = loadClient(recorder, options.baseUrl);
+  const pairs = await activePairs(api);
   log(`creating ${options.users} accounts`);
   const runId = newRunId();
-  const users = await createUsers(recorder, options.baseUrl, options.users, runId);
+  const users = await createUsers(api, options.users, runId);
 
   // Starting right after a whole second gives the burst the best chance of one expiry second.
   await sleep(1000 - (Date.now() % 1000) + 5);
@@ -80,8 +83,7 @@ export async function runExpiryStorm(options: ExpiryStormOptions): Promise<Scena
     const user = users[index % users.length]!;
     const pair = pairs[index % pairs.length]!;
     const reply = await placeTrade(
-      recorder,
-      options.baseUrl,
+      api,
       user.token,
       {
         pair,
@@ -113,7 +115,7 @@ export async function runExpiryStorm(options: ExpiryStormOptions): Promise<Scena
   const waitMs = lastExpiryMs - POLL_LEAD_MS - Date.now();
   log(`waiting ${(waitMs / 1000).toFixed(0)} s for the expiry`);
   if (waitMs > 0) await sleep(waitMs);
-  const settled = await pollUntilSettled(recorder, options, placed, lastExpiryMs);
+  const settled = await pollUntilSettled(api, options, placed, lastExpiryMs);
   if (settled.allAtMs !== undefined) {
     recorder.trend('time_to_all_settled').add(settled.allAtMs - lastExpiryMs);
     recorder.trend('time_from_first_expiry_to_all_settled').add(settled.allAtMs - firstExpiryMs);
@@ -126,7 +128,7 @@ export async function runExpiryStorm(options: ExpiryStormOptions): Promise<Scena
 }
 
 async function pollUntilSettled(
-  recorder: Recorder,
+  api: ApiClient,
   options: ExpiryStormOptions,
   placed: readonly Placed[],
   lastExpiryMs: number,
@@ -143,7 +145,7 @@ async function pollUntilSettled(
   while (Date.now() < deadlineMs) {
     const roundStarted = Date.now();
     await mapLimit([...pendingByUser], options.concurrency, async ([user, ids]) => {
-      const reply = await tradeHistory(recorder, options.baseUrl, user.token, TRADES_PER_USER_MAX);
+      const reply = await tradeHistory(api, user.token, TRADES_PER_USER_MAX);
       for (const trade of Array.isArray(reply.body) ? reply.body : []) {
         if (trade.status === 'pending' || !ids.delete(trade.id)) continue;
         outcomes.set(trade.status, (outcomes.get(trade.status) ?? 0) + 1);

@@ -1,6 +1,6 @@
 import { runHttpLoad } from '../http-load';
 import { Recorder } from '../metrics';
-import { activePairs, createUsers, newRunId } from '../platform-client';
+import { activePairs, createUsers, loadClient, newRunId } from '../platform-client';
 import { finishScenario, type ScenarioResult, type Thresholds } from '../thresholds';
 
 /**
@@ -35,11 +35,12 @@ const ACHIEVED_RATE_SHARE_MIN = 0.95;
 export async function runPlaceTrades(options: PlaceTradesOptions): Promise<ScenarioResult> {
   const log = options.log ?? (() => undefined);
   const recorder = new Recorder();
-  const pairs = await activePairs(recorder, options.baseUrl);
+  const api = loadClient(recorder, options.baseUrl);
+  const pairs = await activePairs(api);
   log(`creating ${options.users} accounts`);
   const setupStarted = performance.now();
   const runId = newRunId();
-  const users = await createUsers(recorder, options.baseUrl, options.users, runId);
+  const users = await createUsers(api, options.users, runId);
   log(`accounts ready in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`);
 
   const perPair = new Map<string, number>(pairs.map((pair) => [pair, 0]));

@@ -1,12 +1,14 @@
+import type { ApiClient } from '@updown/api-client';
 import { runHttpLoad } from '../http-load';
 import { MarketClient } from '../market-socket';
 import { Recorder } from '../metrics';
 import {
   activePairs,
   createUsers,
+  loadClient,
   newRunId,
   placeTrade,
-  request,
+  reply,
   sleep,
   type LoadUser,
 } from '../platform-client';
@@ -51,15 +53,16 @@ export async function runSmoke(options: SmokeOptions): Promise<ScenarioResult> {
   const { baseUrl } = options;
   const log = options.log ?? (() => undefined);
   const recorder = new Recorder();
+  const api = loadClient(recorder, baseUrl);
 
   log('health, readiness and metrics');
-  await checkOperations(recorder, baseUrl);
-  const pairs = await activePairs(recorder, baseUrl);
+  await checkOperations(recorder, api);
+  const pairs = await activePairs(api);
   recorder.check('pairs are listed and active', pairs.length > 0);
 
   log('sign-up, sign-in and one demo trade per pair');
-  const [user] = await createUsers(recorder, baseUrl, 1, newRunId());
-  await checkTrading(recorder, baseUrl, user!, pairs);
+  const [user] = await createUsers(api, 1, newRunId());
+  await checkTrading(recorder, api, user!, pairs);
 
   log(`live ticks on ${pairs[0]}`);
   await checkTicks(recorder, baseUrl, pairs[0]!);
@@ -86,12 +89,12 @@ export async function runSmoke(options: SmokeOptions): Promise<ScenarioResult> {
   );
 }
 
-async function checkOperations(recorder: Recorder, baseUrl: string): Promise<void> {
-  const health = await request(recorder, 'healthz', baseUrl, 'GET', '/healthz');
+async function checkOperations(recorder: Recorder, api: ApiClient): Promise<void> {
+  const health = await reply(api.send('get', '/healthz', undefined, { name: 'healthz' }));
   recorder.check('/healthz answers 200', health.status === 200);
-  const ready = await request(recorder, 'readyz', baseUrl, 'GET', '/readyz');
+  const ready = await reply(api.send('get', '/readyz', undefined, { name: 'readyz' }));
   recorder.check('/readyz answers 200', ready.status === 200);
-  const metrics = await request(recorder, 'metrics', baseUrl, 'GET', '/metrics');
+  const metrics = await reply(api.send('get', '/metrics', undefined, { name: 'metrics' }));
   recorder.check(
     '/metrics is Prometheus text',
     metrics.status === 200 && metrics.text.includes('process_cpu_user_seconds_total'),
@@ -100,7 +103,7 @@ async function checkOperations(recorder: Recorder, baseUrl: string): Promise<voi
 
 async function checkTrading(
   recorder: Recorder,
-  baseUrl: string,
+  api: ApiClient,
   user: LoadUser,
   pairs: readonly string[],
 ): Promise<void> {
@@ -114,27 +117,20 @@ async function checkTrading(
       duration: 60 as const,
       account_type: 'demo' as const,
     };
-    const placed = await placeTrade(recorder, baseUrl, user.token, body, `smoke-${runKey}-${index}`);
+    const placed = await placeTrade(api, user.token, body, `smoke-${runKey}-${index}`);
     const ok = placed.status === 201 && placed.body?.status === 'pending' && placed.body.pair === pair;
     recorder.check('a demo trade is accepted on every pair', ok);
     if (ok) placedIds.push(placed.body!.id);
     if (index === 0) {
-      const retried = await placeTrade(recorder, baseUrl, user.token, body, `smoke-${runKey}-${index}`);
+      const retried = await placeTrade(api, user.token, body, `smoke-${runKey}-${index}`);
       recorder.check(
         'a repeated Idempotency-Key answers with the first trade',
         retried.status === 200 && retried.body?.id === placed.body?.id,
       );
     }
   }
-  const active = await request<Array<{ id: string }>>(
-    recorder,
-    'active',
-    baseUrl,
-    'GET',
-    '/api/trades/active',
-    {
-      token: user.token,
-    },
+  const active = await reply(
+    api.send('get', '/api/trades/active', undefined, { token: user.token, name: 'active' }),
   );
   const activeIds = new Set((active.body ?? []).map((trade) => trade.id));
   recorder.check(

@@ -1,6 +1,6 @@
 import { MarketClient } from '../market-socket';
 import { Recorder } from '../metrics';
-import { activePairs, mapLimit, sleep } from '../platform-client';
+import { activePairs, loadClient, mapLimit, sleep } from '../platform-client';
 import { finishScenario, type ScenarioResult, type Thresholds } from '../thresholds';
 
 /**
@@ -34,7 +34,7 @@ const CONNECT_CONCURRENCY = 50;
 export async function runWsSubscribers(options: WsSubscribersOptions): Promise<ScenarioResult> {
   const log = options.log ?? (() => undefined);
   const recorder = new Recorder();
-  const pairs = await activePairs(recorder, options.baseUrl);
+  const pairs = await activePairs(loadClient(recorder, options.baseUrl));
   const clients = Array.from(
     { length: options.clients },
     (_, index) => new MarketClient(recorder, pairs[index % pairs.length]!),
