@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
+import { ApiClient, fetchTransport, newUser, signUp } from '@updown/api-client';
 import { percentile } from './stats';
 
 /**
@@ -13,7 +14,6 @@ import { percentile } from './stats';
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Registration hashes a password; give a busy machine time. */
 const SIGN_UP_TIMEOUT_MS = 60_000;
-const PASSWORD = 'bench-memory-password';
 /** Requests outstanding at once; past it an arrival is counted as an error, not sent. */
 const IN_FLIGHT_MAX = 200;
 /** How often the generator wakes to send what has fallen due. */
@@ -23,63 +23,21 @@ const STAKE_DOLLARS = 1;
 const DURATION_SEC = 60;
 const CLOSE_WAIT_MS = 2_000;
 
-async function postJson(
-  url: string,
-  body: unknown,
-  options: { token?: string; idempotencyKey?: string; timeoutMs?: number } = {},
-): Promise<{ status: number; json: unknown }> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: response.status, json };
-}
+const client = (baseUrl: string) => new ApiClient(fetchTransport(baseUrl, { timeoutMs: REQUEST_TIMEOUT_MS }));
 
 /** Registers and signs in `count` traders through the API (each gets the demo grant); their tokens. */
 export async function registerTraders(baseUrl: string, count: number): Promise<string[]> {
-  const run = randomBytes(4).toString('hex');
+  const api = client(baseUrl);
   const tokens: string[] = [];
   for (let index = 0; index < count; index++) {
-    const email = `bench-memory-${run}-${index}@example.com`;
-    const registered = await postJson(
-      `${baseUrl}/api/auth/register`,
-      { name: `Bench Trader ${index}`, email, password: PASSWORD },
-      { timeoutMs: SIGN_UP_TIMEOUT_MS },
-    );
-    if (registered.status !== 201) {
-      throw new Error(`register answered ${registered.status}: ${JSON.stringify(registered.json)}`);
-    }
-    const login = await postJson(
-      `${baseUrl}/api/auth/login`,
-      { email, password: PASSWORD },
-      { timeoutMs: SIGN_UP_TIMEOUT_MS },
-    );
-    const token = (login.json as { access_token?: unknown } | undefined)?.access_token;
-    if (login.status !== 200 || typeof token !== 'string') {
-      throw new Error(`login answered ${login.status}: ${JSON.stringify(login.json)}`);
-    }
-    tokens.push(token);
+    const trader = await signUp(api, newUser('Bench Trader'), { timeoutMs: SIGN_UP_TIMEOUT_MS });
+    tokens.push(trader.accessToken);
   }
   return tokens;
 }
 
 export async function activePairs(baseUrl: string): Promise<string[]> {
-  const response = await fetch(`${baseUrl}/api/market/pairs`, {
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const pairs = (await response.json()) as { symbol: string; active: boolean }[];
+  const pairs = await client(baseUrl).get('/api/market/pairs');
   const active = pairs.filter((pair) => pair.active).map((pair) => pair.symbol);
   if (active.length === 0) throw new Error('no active pair to trade');
   return active;
@@ -92,8 +50,8 @@ export async function activePairs(baseUrl: string): Promise<string[]> {
  */
 export async function heapUsedMb(baseUrl: string): Promise<number | null> {
   try {
-    const response = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-    const match = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(await response.text());
+    const metrics = await client(baseUrl).send('get', '/metrics');
+    const match = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(metrics.text);
     return match ? Number(match[1]) / 2 ** 20 : null;
   } catch {
     return null;
@@ -125,7 +83,8 @@ export function startPlacementLoad(options: {
   pairs: readonly string[];
   ratePerSec: number;
 }): PlacementLoad {
-  const { baseUrl, tokens, pairs, ratePerSec } = options;
+  const { tokens, pairs, ratePerSec } = options;
+  const api = client(options.baseUrl);
   const latenciesMs: number[] = [];
   const errorKinds = new Map<string, number>();
   const countError = (kind: string) => errorKinds.set(kind, (errorKinds.get(kind) ?? 0) + 1);
@@ -137,10 +96,11 @@ export function startPlacementLoad(options: {
   const place = async (index: number) => {
     const began = performance.now();
     try {
-      const reply = await postJson(
-        `${baseUrl}/api/trades/place`,
+      const reply = await api.send(
+        'post',
+        '/api/trades/place',
         {
-          pair: pairs[index % pairs.length],
+          pair: pairs[index % pairs.length]!,
           direction: index % 2 === 0 ? 'UP' : 'DOWN',
           amount: STAKE_DOLLARS,
           duration: DURATION_SEC,

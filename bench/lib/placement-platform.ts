@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { request } from 'undici';
+import { ApiClient } from '@updown/api-client';
 import type { Database } from '@updown/runtime';
 import { PasswordHasher } from '@updown/gateway';
 import { startPlatformProcess, type PlatformProcess } from '@updown/platform/testing';
@@ -91,16 +91,11 @@ export async function createTraders(db: Kysely<Database>, baseUrl: string, count
     });
     refreshTokens[index] = token;
   });
+  const api = new ApiClient(baseUrl);
   const accessTokens = new Array<string>(count);
   await forEachLimited(refreshTokens, SETUP_CONCURRENCY, async (token, index) => {
-    const response = await request(`${baseUrl}/api/auth/refresh?refresh_token=${encodeURIComponent(token)}`, {
-      method: 'POST',
-    });
-    const body = (await response.body.json()) as { access_token?: string };
-    if (response.statusCode !== 200 || !body.access_token) {
-      throw new Error(`refresh answered ${response.statusCode}: ${JSON.stringify(body)}`);
-    }
-    accessTokens[index] = body.access_token;
+    const refreshed = await api.post('/api/auth/refresh', { refresh_token: token });
+    accessTokens[index] = refreshed.access_token;
   });
   return accessTokens;
 }
