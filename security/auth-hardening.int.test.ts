@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, signIn, type Answer } from '@updown/api-client';
 import { PasswordHasher } from '@updown/gateway';
 import { DEFAULT_SCRYPT, fakeConsoleDir, memoryLogger, setPasswordHash } from '@updown/gateway/testing';
+import type { Schemas } from '@updown/schemas/openapi';
 import {
   PLACE_TRADE_BODY,
   signHs256,
@@ -56,16 +58,15 @@ describe('the platform in process', () => {
     const temporary = await fx.login(twoFactor);
     const code = await fx.totpCode(twoFactor.totp);
     codes.push(code);
-    const session = await fx.call<Tokens>('POST', '/api/2fa/verify', temporary.access_token, { token: code });
-    const next = await fx.call<Tokens>('POST', `/api/auth/refresh?refresh_token=${session.refresh_token}`);
+    const session = await fx.api.post('/api/2fa/verify', { token: code }, { token: temporary.access_token });
+    // The query form: the URL is logged, the token in it must not be.
+    const inQuery = (token: string) => ({ query: { refresh_token: token } });
+    const next = await fx.api.post('/api/auth/refresh', undefined, inQuery(session.refresh_token));
     // The successor used, so the first token presented again is a replay, not a lost answer.
-    const latest = await fx.call<Tokens>('POST', `/api/auth/refresh?refresh_token=${next.refresh_token}`);
-    const replay = await fx.inject({
-      method: 'POST',
-      url: `/api/auth/refresh?refresh_token=${session.refresh_token}`,
-    });
-    expect(replay.statusCode).toBe(401);
-    await fx.call('POST', `/api/auth/logout?refresh_token=${latest.refresh_token}`);
+    const latest = await fx.api.post('/api/auth/refresh', undefined, inQuery(next.refresh_token));
+    const replay = await fx.api.send('post', '/api/auth/refresh', undefined, inQuery(session.refresh_token));
+    expect(replay.status).toBe(401);
+    await fx.api.post('/api/auth/logout', undefined, inQuery(latest.refresh_token));
     secrets.push(
       temporary.access_token,
       session.access_token,
@@ -79,10 +80,10 @@ describe('the platform in process', () => {
     // Two-factor on and off again for another user.
     const totp = await fx.setUpTwoFactor(other);
     secrets.push(totp.secret);
-    for (const url of ['/api/2fa/enable', '/api/2fa/disable']) {
+    for (const path of ['/api/2fa/enable', '/api/2fa/disable'] as const) {
       const current = await fx.totpCode(totp);
       codes.push(current);
-      await fx.call('POST', url, other.accessToken, { token: current });
+      await fx.api.post(path, { token: current }, { token: other.accessToken });
     }
 
     // A browser's session: the cookie form, a refresh by cookie, a forged refresh, a logout by cookie.
@@ -119,46 +120,37 @@ describe('the platform in process', () => {
       cookieOf(browser, 'updown_refresh'),
       cookieOf(renewed, 'updown_refresh'),
       csrf,
-      browser.json<Tokens>().access_token,
-      renewed.json<Tokens>().access_token,
+      browser.json<Schemas['LoginResponse']>().access_token,
+      renewed.json<Schemas['TokenPair']>().access_token,
     );
 
     // A wrong password, money in and out, placements (one retried), an admin decision.
     const wrong = `wrong-${randomBytes(6).toString('hex')}`;
     secrets.push(wrong);
-    const refused = await fx.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: owner.email, password: wrong },
-    });
-    expect(refused.statusCode).toBe(401);
+    const refused = await fx.api.send('post', '/api/auth/login', { email: owner.email, password: wrong });
+    expect(refused.status).toBe(401);
     await fx.deposit(owner, 50);
-    const withdrawal = await fx.call<{ request: { id: string } }>(
-      'POST',
+    const withdrawal = await fx.api.post(
       '/api/wallet/withdraw',
-      owner.accessToken,
-      {
-        amount: 5,
-        account_type: 'real',
-      },
+      { amount: 5, account_type: 'real' },
+      { token: owner.accessToken },
     );
-    await fx.call('POST', `/api/admin/withdrawals/${withdrawal.request.id}`, admin.accessToken, {
-      action: 'approve',
-    });
+    await fx.api.post(
+      '/api/admin/withdrawals/{id}',
+      { action: 'approve' },
+      { params: { id: withdrawal.request!.id }, token: admin.accessToken },
+    );
     for (let i = 0; i < 2; i++) {
-      const res = await fx.inject({
-        method: 'POST',
-        url: '/api/trades/place',
-        headers: { authorization: `Bearer ${owner.accessToken}`, 'idempotency-key': 'hygiene-1' },
-        payload: PLACE_TRADE_BODY,
+      const res = await fx.api.send('post', '/api/trades/place', PLACE_TRADE_BODY, {
+        token: owner.accessToken,
+        idempotencyKey: 'hygiene-1',
       });
-      expect(res.statusCode).toBe(i === 0 ? 201 : 200);
+      expect(res.status).toBe(i === 0 ? 201 : 200);
     }
     // Refused credentials are logged as refusals, never as values.
     for (const token of [fx.expiredAccessToken(), fx.tamperedAccessToken(), temporary.access_token]) {
       secrets.push(token);
-      const res = await fx.inject({ url: '/api/wallet', headers: { authorization: `Bearer ${token}` } });
-      expect(res.statusCode).toBe(401);
+      expect((await fx.api.send('get', '/api/wallet', undefined, { token })).status).toBe(401);
     }
 
     const hashes = await fx.platform.database.db.selectFrom('users').select('password_hash').execute();
@@ -178,26 +170,27 @@ describe('the platform in process', () => {
   }, 120_000);
 
   it('sends the security headers on API answers, errors of every kind and the console page', async () => {
-    const base = `http://127.0.0.1:${fx.port}`;
-    const bearer = { authorization: `Bearer ${fx.principals.owner.accessToken}` };
-    const answers: Array<[string, Response, number]> = [
-      ['an API answer', await fetch(`${base}/api/auth/me`, { headers: bearer }), 200],
-      ['a refusal', await fetch(`${base}/api/wallet`), 401],
-      ['a validation error', await fetch(`${base}/api/auth/login`, jsonPost({})), 400],
-      ['an unknown API path', await fetch(`${base}/api/nothing-here`), 404],
+    // Over a real socket: the headers are those a browser gets, not only what the app set.
+    const api = new ApiClient(`http://127.0.0.1:${fx.port}`);
+    const token = fx.principals.owner.accessToken;
+    const answers: Array<[string, Answer<unknown>, number]> = [
+      ['an API answer', await api.send('get', '/api/auth/me', undefined, { token }), 200],
+      ['a refusal', await api.send('get', '/api/wallet'), 401],
+      ['a validation error', await api.raw('POST', '/api/auth/login', {}), 400],
+      ['an unknown API path', await api.raw('GET', '/api/nothing-here'), 404],
       // Refused by the router before any hook runs (see frameworkErrorAnswer in http/refusals.ts).
-      ['a malformed URL', await fetch(`${base}/api/trades/%zz`), 400],
+      ['a malformed URL', await api.raw('GET', '/api/trades/%zz'), 400],
       [
         // Past the router's parameter length: no route matches, the not-found handler answers.
         'an over-long path parameter',
-        await fetch(`${base}/api/trades/${'a'.repeat(200)}`, { headers: bearer }),
+        await api.send('get', '/api/trades/{id}', undefined, { params: { id: 'a'.repeat(200) }, token }),
         404,
       ],
-      ['the console page', await fetch(`${base}/`, { headers: { accept: 'text/html' } }), 200],
+      ['the console page', await api.raw('GET', '/', undefined, { headers: { accept: 'text/html' } }), 200],
     ];
     for (const [what, res, status] of answers) {
       expect(res.status, what).toBe(status);
-      const header = (name: string) => res.headers.get(name) ?? '';
+      const header = (name: string) => res.headers[name] ?? '';
       expect(header('content-security-policy'), what).toMatch(/default-src '(self|none)'/);
       expect(header('content-security-policy'), what).toContain("frame-ancestors 'none'");
       expect(header('x-content-type-options'), what).toBe('nosniff');
@@ -207,36 +200,38 @@ describe('the platform in process', () => {
       expect(Number(hsts?.[1]), `${what}: HSTS`).toBeGreaterThanOrEqual(HSTS_MAX_AGE_SEC_MIN);
       expect(header('x-powered-by'), what).toBe('');
       if (status >= 400)
-        expect(await res.json(), what).toEqual({ detail: expect.any(String), code: expect.any(String) });
+        expect(res.body, what).toEqual({ detail: expect.any(String), code: expect.any(String) });
     }
     const page = answers.at(-1)![1];
-    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
     // The console runs no inline script: the policy would refuse one injected into the page.
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+    expect(page.headers['content-security-policy']).toContain("script-src 'self';");
   });
 
   it("refuses a logged-out session's access token at once, on every kind of route", async () => {
     const { owner } = fx.principals;
-    const session = await fx.login(owner);
-    const bearerHeader = { authorization: `Bearer ${session.access_token}` };
-    expect((await fx.inject({ url: '/api/wallet', headers: bearerHeader })).statusCode).toBe(200);
-    await fx.call('POST', '/api/auth/logout', undefined, { refresh_token: session.refresh_token });
-    const requests = [
-      { method: 'GET' as const, url: '/api/wallet' },
-      { method: 'GET' as const, url: '/api/trades/active' },
-      { method: 'POST' as const, url: '/api/trades/place', payload: PLACE_TRADE_BODY },
-      { method: 'POST' as const, url: '/api/wallet/withdraw', payload: { amount: 1, account_type: 'real' } },
-    ];
-    for (const request of requests) {
-      const res = await fx.inject({ ...request, headers: bearerHeader });
-      expect(res.statusCode, request.url).toBe(401);
-      expect(res.json(), request.url).toMatchObject({ code: 'UNAUTHORIZED' });
+    const walletAs = (token: string) => fx.api.send('get', '/api/wallet', undefined, { token });
+    const session = await signIn(fx.api, owner);
+    const token = session.accessToken;
+    expect((await walletAs(token)).status).toBe(200);
+    await fx.api.post('/api/auth/logout', { refresh_token: session.refreshToken });
+    const answers = {
+      '/api/wallet': await walletAs(token),
+      '/api/trades/active': await fx.api.send('get', '/api/trades/active', undefined, { token }),
+      '/api/trades/place': await fx.api.send('post', '/api/trades/place', PLACE_TRADE_BODY, { token }),
+      '/api/wallet/withdraw': await fx.api.send(
+        'post',
+        '/api/wallet/withdraw',
+        { amount: 1, account_type: 'real' },
+        { token },
+      ),
+    };
+    for (const [url, res] of Object.entries(answers)) {
+      expect(res.status, url).toBe(401);
+      expect(res.body, url).toMatchObject({ code: 'UNAUTHORIZED' });
     }
     // The owner's other session (the fixture's) is untouched.
-    expect(
-      (await fx.inject({ url: '/api/wallet', headers: { authorization: `Bearer ${owner.accessToken}` } }))
-        .statusCode,
-    ).toBe(200);
+    expect((await walletAs(owner.accessToken)).status).toBe(200);
   });
 
   it('a stolen refresh token neither locks the owner out nor goes unnoticed', async () => {
@@ -244,13 +239,13 @@ describe('the platform in process', () => {
     const home = { remoteAddress: '198.51.100.20', headers: { 'user-agent': 'OwnerBrowser/1.0' } };
     const away = { remoteAddress: '203.0.113.99', headers: { 'user-agent': 'ThiefTool/2.0' } };
     const owner = await fx.freshUser('stolen');
-    const stolen = await fx.login(owner);
+    const stolen = await signIn(fx.api, owner);
 
     // The thief renews first: a session, but a refresh is no step-up, so no authenticator of theirs.
     const theirs = await fx.inject({
       method: 'POST',
       url: '/api/auth/refresh',
-      payload: { refresh_token: stolen.refresh_token },
+      payload: { refresh_token: stolen.refreshToken },
       ...away,
     });
     expect(theirs.statusCode).toBe(200);
@@ -265,7 +260,7 @@ describe('the platform in process', () => {
     const owners = await fx.inject({
       method: 'POST',
       url: '/api/auth/refresh',
-      payload: { refresh_token: stolen.refresh_token },
+      payload: { refresh_token: stolen.refreshToken },
       ...home,
     });
     expect(owners.statusCode).toBe(401);
@@ -275,11 +270,7 @@ describe('the platform in process', () => {
     // The owner signs in with the password as before (no code was bound) and is told why.
     const again = await fx.login(owner);
     expect(again.requires_2fa).toBe(false);
-    const activity = await fx.call<{ events: Array<{ kind: string; description: string }> }>(
-      'GET',
-      '/api/auth/security-activity',
-      again.access_token,
-    );
+    const activity = await fx.api.get('/api/auth/security-activity', { token: again.access_token });
     expect(activity.events.map((event) => event.kind)).toContain('refresh_token_reused');
   });
 
@@ -308,20 +299,11 @@ describe('the platform in process', () => {
       ['no expiry', signHs256(fx.jwtSecret, { ...claims, exp: undefined })],
       ['a two-factor token claiming admin', signHs256(fx.jwtSecret, { ...claims, typ: '2fa' })],
     ];
-    for (const [what, token] of forged) {
-      const res = await fx.inject({
-        url: '/api/admin/settings',
-        headers: { authorization: `Bearer ${token}` },
-      });
-      expect(res.statusCode, what).toBe(401);
-    }
+    const settingsAs = (token: string) => fx.api.send('get', '/api/admin/settings', undefined, { token });
+    for (const [what, token] of forged) expect((await settingsAs(token)).status, what).toBe(401);
     // The control: the same claims, correctly signed, are an admin's (the role is then read again).
     const genuine = signHs256(fx.jwtSecret, { ...claims, sub: fx.principals.admin.id });
-    const res = await fx.inject({
-      url: '/api/admin/settings',
-      headers: { authorization: `Bearer ${genuine}` },
-    });
-    expect(res.statusCode).toBe(200);
+    expect((await settingsAs(genuine)).status).toBe(200);
   });
 
   it('stores memory-hard password hashes', async () => {
@@ -341,23 +323,22 @@ describe('the platform in process', () => {
     const weakHash = await new PasswordHasher({ N: 2 ** 10, r: 8, p: 1 }).hash(weak.password);
     const at = new Date(fx.clock.now());
     await setPasswordHash(fx.platform.database.db, weak.id, weakHash, at);
-    await fx.login(weak);
+    await signIn(fx.api, weak);
     const upgraded = await storedHash(weak.id);
     expect(upgraded).toMatch(
       new RegExp(`^scrypt\\$${DEFAULT_SCRYPT.N}\\$${DEFAULT_SCRYPT.r}\\$${DEFAULT_SCRYPT.p}\\$`),
     );
-    await fx.login(weak);
+    await signIn(fx.api, weak);
 
     // Parameters beyond the hasher's bounds would take gigabytes: refused like a wrong password.
     const hostile = await fx.freshUser('hostile-hash');
     const tail = (await storedHash(hostile.id)).split('$').slice(4).join('$');
     await setPasswordHash(fx.platform.database.db, hostile.id, `scrypt$${2 ** 24}$8$1$${tail}`, at);
-    const res = await fx.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: hostile.email, password: hostile.password },
+    const res = await fx.api.send('post', '/api/auth/login', {
+      email: hostile.email,
+      password: hostile.password,
     });
-    expect(res.statusCode).toBe(401);
+    expect(res.status).toBe(401);
     expect(await storedHash(hostile.id)).toMatch(/^scrypt\$16777216\$/);
   });
 
@@ -371,15 +352,6 @@ describe('the platform in process', () => {
   }
 });
 
-interface Tokens {
-  access_token: string;
-  refresh_token: string;
-}
-
 function pick(client: { remoteAddress: string }): { remoteAddress: string } {
   return { remoteAddress: client.remoteAddress };
-}
-
-function jsonPost(body: object): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { PAIR, PLACE_TRADE_BODY, newAccount, type Identity, type MatrixFixtures } from './matrix-fixtures';
+import { newUser } from '@updown/api-client';
+import { PAIR, PLACE_TRADE_BODY, type Identity, type MatrixFixtures } from './matrix-fixtures';
 import { IDENTITY_DETAILS, ownDocumentUpload } from './platform-api';
 
 /**
@@ -143,7 +145,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
   // Accounts and sessions: the credential is in the body or the query, a bearer changes nothing.
   'POST /api/auth/register': {
     expect: everyone(201),
-    request: () => ({ method: 'POST', url: '/api/auth/register', payload: newAccount('matrix') }),
+    request: () => ({ method: 'POST', url: '/api/auth/register', payload: newUser('matrix') }),
   },
   'POST /api/auth/login': {
     expect: everyone(200),
@@ -334,15 +336,11 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
   'POST /api/identity/documents': {
     freshCaller: true,
     expect: signedIn(201),
-    request: (c) => {
-      const upload = ownDocumentUpload(c.caller?.id ?? 'nobody', 'photo_id');
-      return {
-        method: 'POST',
-        url: '/api/identity/documents',
-        payload: upload.payload,
-        headers: upload.headers,
-      };
-    },
+    request: (c) => ({
+      method: 'POST',
+      url: '/api/identity/documents',
+      payload: ownDocumentUpload(c.caller?.id ?? 'nobody', 'photo_id'),
+    }),
   },
   'POST /api/identity/submit': {
     freshCaller: true,
@@ -379,7 +377,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
   'POST /api/admin/pairs': {
     expect: adminOnly(201),
     request: () => {
-      const symbol = `NEW${newAccount('pair').password.slice(-6).toUpperCase()}`;
+      const symbol = `NEW${randomBytes(3).toString('hex').toUpperCase()}`;
       return { method: 'POST', url: '/api/admin/pairs', payload: { symbol, display_name: symbol } };
     },
   },

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { LightMyRequestResponse } from 'fastify';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@updown/runtime';
 import { waitFor } from '@updown/runtime/testing';
@@ -13,13 +13,14 @@ import {
   type FuzzTarget,
 } from '@updown/schemas/testing';
 import { fuzzTargets } from './fuzz/targets';
-import { fieldHints, identities, startEmptyJwksServer, type Identities, type Inject } from './fuzz/fixtures';
+import { fieldHints, identities, startEmptyJwksServer, type Identities } from './fuzz/fixtures';
 import {
   ledgerSnapshot,
   startSecurityPlatform,
   type LedgerSnapshot,
   type SecurityPlatform,
 } from './fuzz/platform';
+import { inProcessApi } from './platform-api';
 
 /**
  * Every JSON route of the whole platform, fed values generated from its own TypeBox schemas and
@@ -36,7 +37,8 @@ const SEED = process.env.CHAOS_SEED === undefined ? undefined : Number(process.e
 
 let security: SecurityPlatform;
 let jwks: Awaited<ReturnType<typeof startEmptyJwksServer>>;
-let inject: Inject;
+/** The hostile requests go as generated, through Fastify's inject: no client shapes them. */
+let inject: (request: InjectOptions) => Promise<LightMyRequestResponse>;
 let tokens: Identities;
 let hints: FieldHints = {};
 let targets: FuzzTarget[] = [];
@@ -112,9 +114,10 @@ beforeAll(async () => {
   const app = security.platform.gateway.app;
   inject = (request) => app.inject(request);
   await pricedEveryPair(clock);
-  const who = await identities(inject, clock);
+  const api = inProcessApi(app);
+  const who = await identities(api, clock);
   tokens = who;
-  hints = await fieldHints(inject, who);
+  hints = await fieldHints(api, who);
   targets = fuzzTargets(registeredRoutes(app));
   ledger = await ledgerSnapshot(security.platform);
 }, 120_000);

@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { signIn, type Session } from '@updown/api-client';
 import { createLogger, OffsetClock, type Logger } from '@updown/runtime';
 import { hashRefreshToken } from '@updown/gateway/testing';
 import { startInProcessPlatform, type RunningPlatform } from '@updown/platform/testing';
+import type { Schemas } from '@updown/schemas/openapi';
+import { clearForWithdrawals } from '@updown/wallet/testing';
 import { PlatformApi, signHs256, type Identity, type TotpAccount } from './platform-api';
 
-export { newAccount, signHs256, type Identity } from './platform-api';
+export { signHs256, type Identity } from './platform-api';
 
 /**
  * The whole platform in this process with real accounts and tokens for the authorization matrix:
@@ -34,7 +37,7 @@ export interface Principals {
   /** A's refresh token after logout. */
   readonly revokedRefreshToken: string;
   /** A session of A that logged out: its access token (unexpired) and its refresh token. */
-  readonly endedSession: { readonly accessToken: string; readonly refreshToken: string };
+  readonly endedSession: Session;
   /** A's refresh token whose expiry has passed. */
   readonly expiredRefreshToken: string;
 }
@@ -84,8 +87,8 @@ export class MatrixFixtures extends PlatformApi {
 
   /** Signs `account` in once more and answers the new session's id (its access token's `sid`). */
   async secondSessionOf(account: { email: string; password: string }): Promise<string> {
-    const { access_token } = await this.login(account);
-    return String(tokenClaims(access_token).sid);
+    const { accessToken } = await signIn(this.api, account);
+    return String(tokenClaims(accessToken).sid);
   }
 
   /** A live refresh token of A with one character changed. */
@@ -110,19 +113,22 @@ export class MatrixFixtures extends PlatformApi {
   async newPair(): Promise<string> {
     this.pairs += 1;
     const symbol = `MX${this.pairs}${randomBytes(2).toString('hex').toUpperCase()}`;
-    await this.call('POST', '/api/admin/pairs', this.principals.admin.accessToken, {
-      symbol,
-      display_name: symbol,
-    });
+    await this.api.post(
+      '/api/admin/pairs',
+      { symbol, display_name: symbol },
+      { token: this.principals.admin.accessToken },
+    );
     return symbol;
   }
 
   /** A pending deposit of A, made while approval is required. */
   async pendingDeposit(): Promise<string> {
     const settings = (flag: boolean) =>
-      this.call('POST', '/api/admin/settings', this.principals.admin.accessToken, {
-        require_deposit_approval: flag,
-      });
+      this.api.post(
+        '/api/admin/settings',
+        { require_deposit_approval: flag },
+        { token: this.principals.admin.accessToken },
+      );
     await settings(true);
     try {
       const { request } = await this.deposit(this.principals.owner, 10);
@@ -136,11 +142,10 @@ export class MatrixFixtures extends PlatformApi {
   /** A pending withdrawal of A. */
   async pendingWithdrawal(): Promise<string> {
     await this.deposit(this.principals.owner, 10);
-    const { request } = await this.call<{ request: { id: string } | null }>(
-      'POST',
+    const { request } = await this.api.post(
       '/api/wallet/withdraw',
-      this.principals.owner.accessToken,
       { amount: 5, account_type: 'real' },
+      { token: this.principals.owner.accessToken },
     );
     if (!request) throw new Error('a withdrawal answered without its request');
     return request.id;
@@ -195,27 +200,23 @@ async function buildPrincipals(
   jwtSecret: string,
   stopAll: () => Promise<void>,
 ): Promise<MatrixFixtures> {
-  const api = new PlatformApi(platform, clock);
-  const owner = await api.freshUser('owner');
-  const other = await api.freshUser('other');
-  const adminLogin = await api.login({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD });
-  const me = await api.call<{ id: string }>('GET', '/api/auth/me', adminLogin.access_token);
-  const admin = {
-    id: me.id,
-    email: ADMIN_EMAIL,
-    password: ADMIN_PASSWORD,
-    accessToken: adminLogin.access_token,
-  };
+  const setUp = new PlatformApi(platform, clock);
+  const owner = await setUp.freshUser('owner');
+  const other = await setUp.freshUser('other');
+  const credentials = { email: ADMIN_EMAIL, password: ADMIN_PASSWORD };
+  const { accessToken } = await signIn(setUp.api, credentials);
+  const me = await setUp.api.get('/api/auth/me', { token: accessToken });
+  const admin = { id: me.id, ...credentials, accessToken };
   // Withdrawals need a verified identity; the matrix asks who may call, not whether they are verified.
-  for (const identity of [owner, other, admin]) await api.clearForWithdrawals(identity);
-  const withTwoFactor = await api.freshUser('two-factor');
-  const totp = await api.enableTwoFactor(withTwoFactor);
+  for (const identity of [owner, other, admin]) await clearForWithdrawals(platform.database.db, identity.id);
+  const withTwoFactor = await setUp.freshUser('two-factor');
+  const totp = await setUp.enableTwoFactor(withTwoFactor);
 
-  const revokedRefreshToken = await api.freshRefreshToken(owner);
-  await api.call('POST', `/api/auth/logout?refresh_token=${revokedRefreshToken}`);
-  const ended = await api.login(owner);
-  await api.call('POST', '/api/auth/logout', undefined, { refresh_token: ended.refresh_token });
-  const expiredRefreshToken = await api.freshRefreshToken(owner);
+  const revokedRefreshToken = await setUp.freshRefreshToken(owner);
+  await setUp.api.post('/api/auth/logout', undefined, { query: { refresh_token: revokedRefreshToken } });
+  const endedSession = await signIn(setUp.api, owner);
+  await setUp.api.post('/api/auth/logout', { refresh_token: endedSession.refreshToken });
+  const expiredRefreshToken = await setUp.freshRefreshToken(owner);
   await platform.database.db
     .updateTable('refresh_tokens')
     .set({ expires_at: new Date(clock.now() - 60_000) })
@@ -227,9 +228,9 @@ async function buildPrincipals(
     other,
     admin,
     twoFactor: { ...withTwoFactor, totp },
-    tradeId: await placeFirstTrade(api, owner),
+    tradeId: await placeFirstTrade(setUp, owner),
     revokedRefreshToken,
-    endedSession: { accessToken: ended.access_token, refreshToken: ended.refresh_token },
+    endedSession,
     expiredRefreshToken,
   };
   return new MatrixFixtures(platform, clock, principals, jwtSecret, stopAll);
@@ -239,20 +240,20 @@ async function buildPrincipals(
 async function placeFirstTrade(fx: PlatformApi, owner: Identity): Promise<string> {
   const deadline = Date.now() + PRICE_WAIT_MS_MAX;
   for (;;) {
-    const res = await fx.inject({
-      method: 'POST',
-      url: '/api/trades/place',
-      headers: { authorization: `Bearer ${owner.accessToken}` },
+    const placed = await fx.api.send(
+      'post',
+      '/api/trades/place',
       // The matrix asks of this trade as an open one: an hour outlasts any run of it.
-      payload: { ...PLACE_TRADE_BODY, duration: 3600 },
-    });
-    if (res.statusCode === 201) return res.json<{ id: string }>().id;
-    if (Date.now() > deadline) throw new Error(`no trade could be placed: ${res.statusCode} ${res.body}`);
+      { ...PLACE_TRADE_BODY, duration: 3600 },
+      { token: owner.accessToken },
+    );
+    if (placed.status === 201) return placed.body!.id;
+    if (Date.now() > deadline) throw new Error(`no trade could be placed: ${placed.status} ${placed.text}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
-export const PLACE_TRADE_BODY = {
+export const PLACE_TRADE_BODY: Schemas['PlaceTradeBody'] = {
   pair: PAIR,
   direction: 'UP',
   amount: 1,

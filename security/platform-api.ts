@@ -1,16 +1,34 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
+import { ApiClient, injectTransport, newUser, signIn, signUp, type Injectable } from '@updown/api-client';
 import type { OffsetClock } from '@updown/runtime';
-import { clearForWithdrawals, multipartUpload, pdfBytes, setRole } from '@updown/gateway/testing';
+import { pdfBytes, setRole } from '@updown/gateway/testing';
 import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
+import type { Schemas } from '@updown/schemas/openapi';
 
 export const IDENTITY_DETAILS = { full_name: 'Matrix Trader', date_of_birth: '1990-01-01' } as const;
 
-/** The multipart upload of a document only this account has. */
-export function ownDocumentUpload(userId: string, kind: string) {
+/** The upload form of a document only this account has (a PDF no other account sends). */
+export function ownDocumentUpload(userId: string, kind: string): FormData {
   const bytes = Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
-  return multipartUpload(kind, { bytes, filename: `${kind}.pdf`, contentType: 'application/pdf' });
+  const form = new FormData();
+  form.set('kind', kind);
+  form.set('file', new Blob([bytes], { type: 'application/pdf' }), `${kind}.pdf`);
+  return form;
+}
+
+/**
+ * The shared client over Fastify's inject into `app`. Bytes (an encoded upload form) are handed to
+ * inject as a Buffer: inject sends any other object, a plain Uint8Array too, as JSON.
+ */
+export function inProcessApi(app: Injectable): ApiClient {
+  return new ApiClient(
+    injectTransport({
+      inject: ({ payload, ...request }) =>
+        app.inject({ ...request, payload: payload instanceof Uint8Array ? Buffer.from(payload) : payload }),
+    }),
+  );
 }
 
 /** A code is generated this far from a step boundary, so the server sees the step the code is for. */
@@ -30,58 +48,41 @@ export interface TotpAccount {
 }
 
 /**
- * Requests against the platform running in this process, as a client of its API sends them: the
- * primitives the matrix fixtures and the hardening tests are made of.
+ * The platform running in this process, called through the shared API client over Fastify's
+ * inject: the set-up the matrix fixtures and the hardening tests are made of, with what is the
+ * security suite's own (codes that never spend a step twice, an admin made in the database).
  */
 export class PlatformApi {
+  /** Typed calls into the gateway in this process. */
+  readonly api: ApiClient;
+
   constructor(
     readonly platform: RunningPlatform,
     readonly clock: OffsetClock,
-  ) {}
+  ) {
+    this.api = inProcessApi(platform.gateway.app);
+  }
 
   get port(): number {
     return this.platform.gateway.port;
   }
 
+  /**
+   * A request the client cannot send: an OPTIONS preflight, a client address of the test's
+   * choosing, cookies sent and read back.
+   */
   inject(options: InjectOptions): Promise<LightMyRequestResponse> {
     return this.platform.gateway.app.inject(options);
   }
 
-  /** A set-up request that must succeed; answers its JSON body. */
-  async call<T = Record<string, unknown>>(
-    method: InjectOptions['method'],
-    url: string,
-    token?: string,
-    payload?: object,
-  ): Promise<T> {
-    const headers = token === undefined ? {} : { authorization: `Bearer ${token}` };
-    const res = await this.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    if (res.statusCode >= 300) throw new Error(`set-up ${method} ${url}: ${res.statusCode} ${res.body}`);
-    return res.json<T>();
+  freshUser(label = 'fresh'): Promise<Identity> {
+    return signUp(this.api, newUser(label));
   }
 
-  async freshUser(prefix = 'fresh'): Promise<Identity> {
-    const account = newAccount(prefix);
-    const { id } = await this.call<{ id: string }>('POST', '/api/auth/register', undefined, account);
-    return { id, ...account, accessToken: (await this.login(account)).access_token };
-  }
-
-  /** Set-up for a test that is not about verification: the account's withdrawals open. */
-  async clearForWithdrawals(identity: Identity): Promise<void> {
-    await clearForWithdrawals(this.platform.database.db, identity.id);
-  }
-
-  /** Uploads one identity document of the caller's own (a PDF no other account sends); answers its id. */
+  /** Uploads one identity document of the caller's own; answers its id. */
   async uploadDocument(identity: Identity, kind: 'photo_id' | 'proof_of_address'): Promise<string> {
     const upload = ownDocumentUpload(identity.id, kind);
-    const res = await this.inject({
-      method: 'POST',
-      url: '/api/identity/documents',
-      headers: { authorization: `Bearer ${identity.accessToken}`, ...upload.headers },
-      payload: upload.payload,
-    });
-    if (res.statusCode !== 201) throw new Error(`set-up upload ${kind}: ${res.statusCode} ${res.body}`);
-    return res.json<{ id: string }>().id;
+    return (await this.api.post('/api/identity/documents', upload, { token: identity.accessToken })).id;
   }
 
   /** A new account's identity submission, pending; answers its id. */
@@ -89,7 +90,7 @@ export class PlatformApi {
     const trader = await this.freshUser('kyc');
     await this.uploadDocument(trader, 'photo_id');
     await this.uploadDocument(trader, 'proof_of_address');
-    await this.call('POST', '/api/identity/submit', trader.accessToken, IDENTITY_DETAILS);
+    await this.api.post('/api/identity/submit', IDENTITY_DETAILS, { token: trader.accessToken });
     const row = await this.platform.database.db
       .selectFrom('identity_submissions')
       .select('id')
@@ -102,19 +103,17 @@ export class PlatformApi {
     const user = await this.freshUser('fresh-admin');
     await setRole(this.platform.database.db, user.id, 'admin', new Date(this.clock.now()));
     // Signed in again so the token carries the admin role, as a real admin's does.
-    return { ...user, accessToken: (await this.login(user)).access_token };
+    return { ...user, accessToken: (await signIn(this.api, user)).accessToken };
   }
 
-  login(account: { email: string; password: string }): Promise<LoginBody> {
-    return this.call<LoginBody>('POST', '/api/auth/login', undefined, {
-      email: account.email,
-      password: account.password,
-    });
+  /** The login's own answer: with two-factor on, the temporary token and `requires_2fa`. */
+  login(account: { email: string; password: string }): Promise<Schemas['LoginResponse']> {
+    return this.api.post('/api/auth/login', { email: account.email, password: account.password });
   }
 
   /** A new live refresh token of the account: refresh and logout spend the one they are given. */
   async freshRefreshToken(account: { email: string; password: string }): Promise<string> {
-    return (await this.login(account)).refresh_token;
+    return (await signIn(this.api, account)).refreshToken;
   }
 
   /**
@@ -138,38 +137,31 @@ export class PlatformApi {
 
   /** Starts two-factor setup for the account (the password is the step-up); answers its secret. */
   async setUpTwoFactor(account: Identity): Promise<TotpAccount> {
-    const { secret } = await this.call<{ secret: string }>('POST', '/api/2fa/setup', account.accessToken, {
-      password: account.password,
-    });
+    const { secret } = await this.api.post(
+      '/api/2fa/setup',
+      { password: account.password },
+      { token: account.accessToken },
+    );
     return { secret, lastStep: Number.NEGATIVE_INFINITY };
   }
 
   async enableTwoFactor(account: Identity): Promise<TotpAccount> {
     const totp = await this.setUpTwoFactor(account);
-    await this.call('POST', '/api/2fa/enable', account.accessToken, { token: await this.totpCode(totp) });
+    await this.api.post(
+      '/api/2fa/enable',
+      { token: await this.totpCode(totp) },
+      { token: account.accessToken },
+    );
     return totp;
   }
 
-  async deposit(account: Identity, amount: number): Promise<{ request: { id: string } | null }> {
-    return this.call('POST', '/api/wallet/deposit', account.accessToken, { amount, account_type: 'real' });
+  deposit(account: Identity, amount: number): Promise<Schemas['WalletCommandResponse']> {
+    return this.api.post(
+      '/api/wallet/deposit',
+      { amount, account_type: 'real' },
+      { token: account.accessToken },
+    );
   }
-}
-
-export interface LoginBody {
-  access_token: string;
-  refresh_token: string;
-  requires_2fa: boolean;
-}
-
-let accounts = 0;
-
-export function newAccount(prefix: string): { name: string; email: string; password: string } {
-  accounts += 1;
-  return {
-    name: `Matrix ${prefix} ${accounts}`,
-    email: `${prefix}.${accounts}.${randomBytes(3).toString('hex')}@example.com`,
-    password: `pw-${randomBytes(8).toString('hex')}`,
-  };
 }
 
 /** An HS256 JWT, as `@fastify/jwt` signs them: what an attacker holding the key could mint. */
