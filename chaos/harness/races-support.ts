@@ -1,11 +1,12 @@
 import { expect } from 'vitest';
 import type { Kysely } from 'kysely';
+import type { Answer, ApiClient } from '@updown/api-client';
 import type { Database } from '@updown/runtime';
 import { metricValue } from '@updown/runtime/testing';
 import { verifyLedger, type UserBalances } from '@updown/wallet';
 import type { Random } from './random';
 import type { Account, PlaceBody } from './races-accounts';
-import type { Connections, HttpAnswer, RequestSpec } from './races-http';
+import type { Connections, Racer } from './races-http';
 import { pnlOf, statusFromPrices, type ModelTrade } from './races-model';
 import type { RacePlatform } from './races-platform';
 
@@ -47,35 +48,32 @@ export async function waitUntil(
   }
 }
 
-export function placeSpec(who: Account, body: PlaceBody, idempotencyKey?: string): RequestSpec {
-  return {
-    method: 'POST',
-    path: '/api/trades/place',
-    token: who.token,
-    body,
-    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
-  };
+/** A placement as a racer sends it, under `idempotencyKey` when given. */
+export function placeRequest(who: Account, body: PlaceBody, idempotencyKey?: string) {
+  return (api: ApiClient) =>
+    api.send('post', '/api/trades/place', body, { token: who.token, idempotencyKey });
 }
 
-export function walletSpec(
+/** A deposit or a withdrawal as a racer sends it, under `idempotencyKey` when given. */
+export function walletRequest(
   who: Account,
   command: 'deposit' | 'withdraw',
   cents: number,
   accountType: 'real' | 'demo',
   idempotencyKey?: string,
-): RequestSpec {
-  return {
-    method: 'POST',
-    path: `/api/wallet/${command}`,
-    token: who.token,
-    body: { amount: cents / 100, account_type: accountType },
-    headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : undefined,
-  };
+) {
+  return (api: ApiClient) =>
+    api.send(
+      'post',
+      `/api/wallet/${command}`,
+      { amount: cents / 100, account_type: accountType },
+      { token: who.token, idempotencyKey },
+    );
 }
 
 /** The same request on every connection at once. */
-export function burst(connections: Connections, spec: () => RequestSpec): Promise<HttpAnswer[]> {
-  return connections.all(range(connections.size).map(spec));
+export function burst<T>(connections: Connections, racer: Racer<T>): Promise<T[]> {
+  return connections.all(range(connections.size).map(() => racer));
 }
 
 /** A user's seven accounts: what the round says, zero elsewhere, and the demo grant untouched. */
@@ -92,12 +90,12 @@ export function wallet(expected: Partial<UserBalances>): UserBalances {
   };
 }
 
-export function expectAnswer(answer: HttpAnswer, status: number, body: Record<string, unknown>): void {
+export function expectAnswer(answer: Answer<unknown>, status: number, body: Record<string, unknown>): void {
   expect({ status: answer.status, body: answer.body }, answer.text).toMatchObject({ status, body });
 }
 
 /** Every answer carries the same body, byte for byte. */
-export function expectIdentical(answers: readonly HttpAnswer[]): void {
+export function expectIdentical(answers: readonly Answer<unknown>[]): void {
   expect(new Set(answers.map((a) => a.text)).size, answers.map((a) => a.text).join('\n')).toBe(1);
 }
 

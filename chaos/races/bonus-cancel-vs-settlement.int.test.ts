@@ -11,7 +11,7 @@ import {
   expectCleanRound,
   modelOf,
   pendingCount,
-  placeSpec,
+  placeRequest,
   range,
   sleep,
   tradesOf,
@@ -60,12 +60,12 @@ async function bonusCancelRound(p: RacePlatform, connections: Connections, rng: 
     duration: 60,
     account_type: 'real',
   };
-  const placed = await connections.all(range(count).map(() => placeSpec(trader, body)));
+  const placed = await connections.all(range(count).map(() => placeRequest(trader, body)));
   expect(
     placed.map((a) => a.status),
     placed.map((a) => a.text).join('\n'),
   ).toEqual(range(count).map(() => 201));
-  const ids = placed.map((answer) => (answer.body as { id: string }).id);
+  const ids = placed.map((answer) => answer.body!.id);
   const staked = await tradesOf(p.db, ids);
   expect(sum(staked, (t) => t.stake_bonus_cents)).toBe(count * stakeCents - depositCents);
 
@@ -74,7 +74,9 @@ async function bonusCancelRound(p: RacePlatform, connections: Connections, rng: 
   const answers = await Promise.all(
     delaysMs.map(async (delayMs, i) => {
       await sleep(delayMs);
-      return connections.send(i, { method: 'POST', path: '/api/wallet/cancel-bonus', token: trader.token });
+      return connections.send(i, (api) =>
+        api.send('post', '/api/wallet/cancel-bonus', undefined, { token: trader.token }),
+      );
     }),
   );
   expect(

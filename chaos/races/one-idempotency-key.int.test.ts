@@ -12,11 +12,11 @@ import {
   expectAnswer,
   expectCleanRound,
   expectIdentical,
-  placeSpec,
+  placeRequest,
   range,
   shuffle,
   wallet,
-  walletSpec,
+  walletRequest,
 } from '../harness/races-support';
 import { PAIR, scenario } from '../harness/races-scenario';
 
@@ -94,10 +94,10 @@ async function racePlacementKeys(
     account_type: 'real',
   };
   const key = randomUUID();
-  const placed = await burst(connections, () => placeSpec(trader, body, key));
+  const placed = await burst(connections, placeRequest(trader, body, key));
   expect(placed.map((a) => a.status).sort()).toEqual([...range(connections.size - 1).map(() => 200), 201]);
   expectIdentical(placed);
-  const otherAmount = placeSpec(trader, { ...body, amount: (stakeCents + 100) / 100 }, key);
+  const otherAmount = placeRequest(trader, { ...body, amount: (stakeCents + 100) / 100 }, key);
   expectAnswer(await connections.send(0, otherAmount), 409, { code: 'IDEMPOTENCY_CONFLICT' });
 
   const mixedKey = randomUUID();
@@ -106,7 +106,7 @@ async function racePlacementKeys(
     range(connections.size).map((i) => (i % 2 === 0 ? body : other)),
     rng,
   );
-  const answers = await connections.all(mixed.map((b) => placeSpec(trader, b, mixedKey)));
+  const answers = await connections.all(mixed.map((b) => placeRequest(trader, b, mixedKey)));
   const first = mixed[answers.findIndex((a) => a.status === 201)];
   expect(first, answers.map((a) => a.text).join('\n')).toBeDefined();
   const sameBody = answers.filter((_, i) => mixed[i] === first);
@@ -129,9 +129,9 @@ async function raceWalletKey(
   accountType: 'real' | 'demo',
 ): Promise<void> {
   const key = randomUUID();
-  const answers = await burst(connections, () => walletSpec(trader, command, cents, accountType, key));
+  const answers = await burst(connections, walletRequest(trader, command, cents, accountType, key));
   expect(answers.map((a) => a.status)).toEqual(range(connections.size).map(() => 200));
   expectIdentical(answers);
-  const otherAmount = walletSpec(trader, command, cents + 1, accountType, key);
+  const otherAmount = walletRequest(trader, command, cents + 1, accountType, key);
   expectAnswer(await connections.send(0, otherAmount), 409, { code: 'IDEMPOTENCY_CONFLICT' });
 }

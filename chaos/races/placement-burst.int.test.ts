@@ -15,11 +15,11 @@ import type { RacePlatform } from '../harness/races-platform';
 import {
   expectAnswer,
   expectCleanRound,
-  placeSpec,
+  placeRequest,
   range,
   shuffle,
   waitUntil,
-  walletSpec,
+  walletRequest,
 } from '../harness/races-support';
 import { PAIR, scenario } from '../harness/races-scenario';
 
@@ -151,7 +151,7 @@ async function burstRound(
   // Below $20 each, so no bonus is ever earned here; a bonus trader gets at most one stake's worth.
   const deposits = traders.map((t) => rng.int(100, t.bonusCapCents ?? 1_999));
   const deposited = await connections.all(
-    traders.map((t, i) => walletSpec(t.account, 'deposit', deposits[i]!, 'real')),
+    traders.map((t, i) => walletRequest(t.account, 'deposit', deposits[i]!, 'real')),
   );
   expect(deposited.map((a) => a.status)).toEqual(traders.map(() => 200));
   const start = await Promise.all(traders.map((t) => getUserBalances(p.db, t.account.id)));
@@ -476,7 +476,7 @@ async function httpRound(
   await p.freshTick(PAIR);
   const answers = await connections.all(
     plan.map(({ placement }) =>
-      placeSpec(
+      placeRequest(
         traders[placement.trader]!.account,
         {
           pair: placement.body.pair,
@@ -506,7 +506,7 @@ async function httpRound(
       direction: 'UP',
       status: 'pending',
     });
-    placedIds.push({ id: (answer.body as { id: string }).id, expected });
+    placedIds.push({ id: answer.body!.id, expected });
   });
   const rows = await p.db
     .selectFrom('trades')

@@ -6,7 +6,14 @@ import type { Connections } from '../harness/races-http';
 import { moneyByType, moneyMoved, movements } from '../harness/races-ledger';
 import { sum } from '../harness/races-model';
 import type { RacePlatform } from '../harness/races-platform';
-import { expectAnswer, expectCleanRound, placeSpec, range, tradesOf, wallet } from '../harness/races-support';
+import {
+  expectAnswer,
+  expectCleanRound,
+  placeRequest,
+  range,
+  tradesOf,
+  wallet,
+} from '../harness/races-support';
 import { PAIR, scenario } from '../harness/races-scenario';
 
 describe('placements beyond the balance', () => {
@@ -46,7 +53,7 @@ async function placementRound(
 
   const answers = await connections.all(
     range(attempts).map((i) =>
-      placeSpec(trader, {
+      placeRequest(trader, {
         pair: PAIR,
         direction: i % 2 === 0 ? 'UP' : 'DOWN',
         amount: stakeCents / 100,
@@ -72,7 +79,7 @@ async function placementRound(
   expect(await getUserBalances(p.db, trader.id)).toEqual(wallet(expected));
   const trades = await tradesOf(
     p.db,
-    accepted.map((answer) => (answer.body as { id: string }).id),
+    accepted.map((answer) => answer.body!.id),
   );
   expect(sum(trades, (t) => t.stake_cash_cents)).toBe(cashUsed);
   // Cash first: only the trade that emptied the cash can have taken from both.

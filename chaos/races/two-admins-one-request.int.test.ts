@@ -1,8 +1,9 @@
 import { describe, expect } from 'vitest';
+import type { Answer } from '@updown/api-client';
 import { getUserBalances } from '@updown/wallet';
 import type { Random } from '../harness/random';
 import { depositReal, signUp, type Account } from '../harness/races-accounts';
-import { type Connections, type HttpAnswer } from '../harness/races-http';
+import type { Connections, Racer } from '../harness/races-http';
 import { entriesByKeyPrefix, moneyByType, moneyMoved, movements } from '../harness/races-ledger';
 import type { RacePlatform } from '../harness/races-platform';
 import { expectAnswer, expectCleanRound, range, shuffle, wallet } from '../harness/races-support';
@@ -75,12 +76,16 @@ async function decisionRound(
     rng,
   );
   const answers = await connections.all(
-    clicks.map(({ target, admin, action }) => ({
-      method: 'POST' as const,
-      path: `/api/admin/${target.path}/${target.id}`,
-      token: admin.token,
-      body: { action },
-    })),
+    clicks.map(
+      ({ target, admin, action }): Racer<Answer<unknown>> =>
+        (api) =>
+          api.send(
+            'post',
+            `/api/admin/${target.path}/{id}`,
+            { action },
+            { token: admin.token, params: { id: target.id } },
+          ),
+    ),
   );
   const decided = clicks.map((click, i) => ({ ...click, answer: answers[i]! }));
   const paidOut = (await expectOneDecision(p, targets[0]!, decided)) === 'approved';
@@ -112,7 +117,7 @@ async function decisionRound(
 async function expectOneDecision(
   p: RacePlatform,
   target: Target,
-  decided: readonly { target: Target; admin: Account; action: Decision; answer: HttpAnswer }[],
+  decided: readonly { target: Target; admin: Account; action: Decision; answer: Answer<unknown> }[],
 ): Promise<Outcome> {
   const mine = decided.filter((click) => click.target === target);
   const winners = mine.filter((click) => click.answer.status === 200);

@@ -1,8 +1,9 @@
 import { describe, expect } from 'vitest';
+import type { Answer } from '@updown/api-client';
 import { getUserBalances } from '@updown/wallet';
 import type { Random } from '../harness/random';
 import { depositReal, placeTrade, signUp, type Account, type PlaceBody } from '../harness/races-accounts';
-import { type Connections, type HttpAnswer } from '../harness/races-http';
+import type { Connections } from '../harness/races-http';
 import { moneyByType, moneyMoved, movements, postingsOf } from '../harness/races-ledger';
 import { returnOf, sum } from '../harness/races-model';
 import type { RacePlatform } from '../harness/races-platform';
@@ -16,7 +17,7 @@ import {
   tradesOf,
   waitUntil,
   wallet,
-  walletSpec,
+  walletRequest,
 } from '../harness/races-support';
 import { PAIR, scenario } from '../harness/races-scenario';
 
@@ -128,7 +129,7 @@ async function withdrawWhileSettling(
   trader: Account,
   ids: readonly string[],
   withdrawCents: number,
-): Promise<HttpAnswer[]> {
+): Promise<Answer<unknown>[]> {
   const expiryMs = Math.max(...(await tradesOf(p.db, ids)).map((t) => t.expiry_at_ms));
   const delaysMs = range(rng.int(2, connections.size)).map(() => rng.int(0, 20));
   let settled = false;
@@ -136,13 +137,15 @@ async function withdrawWhileSettling(
     () => (settled = true),
   );
   await p.passExpiry(PAIR, expiryMs);
-  const answers: HttpAnswer[] = [];
+  const answers: Answer<unknown>[] = [];
   await Promise.all(
     delaysMs.map(async (delayMs, worker) => {
       await sleep(delayMs);
       for (;;) {
         const sentAfterSettlement = settled;
-        answers.push(await connections.send(worker, walletSpec(trader, 'withdraw', withdrawCents, 'real')));
+        answers.push(
+          await connections.send(worker, walletRequest(trader, 'withdraw', withdrawCents, 'real')),
+        );
         if (sentAfterSettlement) return;
         // The settlement wait fails by itself after its deadline; stop sending then too.
         await Promise.race([settling, Promise.resolve()]);
