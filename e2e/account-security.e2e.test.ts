@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { newUser, signIn, signUp } from '@updown/api-client';
 import { TEST_ADMIN } from '@updown/platform/testing';
-import type { ActiveSessionList, SecurityActivity } from '@updown/schemas/api';
 import type { Page } from 'playwright-core';
-import { newUser } from './harness/api';
 import {
   accessToken,
   JOURNEY_TIMEOUT_MS,
@@ -30,7 +29,7 @@ describe('account security in the browser', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Owner');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const laptop = await suite.journey();
       const phone = await suite.journey();
       await signInThroughUi(phone.page, user);
@@ -63,7 +62,7 @@ describe('account security in the browser', () => {
       const shown = await descriptionsIn(activity);
       expect(shown.slice(0, 3)).toEqual(['Session ended', 'Signed in', 'Signed in']);
       const token = await accessToken(laptop.page);
-      const listed = await api.request<ActiveSessionList>('GET', '/api/auth/sessions', { token });
+      const listed = await api.get('/api/auth/sessions', { token });
       expect(listed.sessions.map((session) => session.current)).toEqual([true]);
       await laptop.finish();
       await phone.finish();
@@ -77,18 +76,16 @@ describe('account security in the browser', () => {
       const { api } = suite.platform;
       const user = newUser('Watched');
       const bystander = newUser('Bystander');
-      const token = await api.signUp(user);
-      await api.signUp(bystander);
-      const { id: userId } = await api.me(token);
+      const watched = await signUp(api, user);
+      await signUp(api, bystander);
       // Two sign-ins and a "Log out everywhere" on the watched account only.
-      const second = await api.login(user.email, user.password);
-      await api.request('POST', '/api/auth/logout-all', { token: second });
-      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
-      const expected = await api.request<SecurityActivity>(
-        'GET',
-        `/api/admin/users/${userId}/security-activity`,
-        { token: adminToken },
-      );
+      const second = await signIn(api, user);
+      await api.post('/api/auth/logout-all', undefined, { token: second.accessToken });
+      const { accessToken: adminToken } = await signIn(api, TEST_ADMIN);
+      const expected = await api.get('/api/admin/users/{id}/security-activity', {
+        token: adminToken,
+        params: { id: watched.id },
+      });
       expect(expected.events.map((event) => event.description)).toEqual([
         'Signed out everywhere',
         'Signed in',

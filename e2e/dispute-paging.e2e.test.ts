@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Trade } from '@updown/schemas/api';
+import { newUser, signUp } from '@updown/api-client';
+import type { Schemas } from '@updown/schemas/openapi';
 import { TEST_ADMIN } from '@updown/platform/testing';
-import type { ActiveTrade } from './harness/api';
-import { newUser } from './harness/api';
 import { onPath, signInThroughUi, useE2eSuite } from './harness/suite';
 
 /** The platform's default cap on one trader's open disputes (DISPUTES_OPEN_PER_TRADER_MAX). */
@@ -20,23 +19,24 @@ describe('a trader flooding the disputes', () => {
       const { api } = suite.platform;
       const quiet = newUser('Quiet');
       const flooder = newUser('Flooder');
-      const quietToken = await api.signUp(quiet);
-      const flooderToken = await api.signUp(flooder);
+      const { accessToken: quietToken } = await signUp(api, quiet);
+      const { accessToken: flooderToken } = await signUp(api, flooder);
 
       // One-dollar demo trades, settled at once by jumping the platform's clock past their expiry.
       const place = (token: string) =>
-        api.request<ActiveTrade>('POST', '/api/trades/place', {
-          token,
-          body: { pair: 'BTCUSDT', direction: 'UP', amount: 1, duration: 60, account_type: 'demo' },
-        });
+        api.post(
+          '/api/trades/place',
+          { pair: 'BTCUSDT', direction: 'UP', amount: 1, duration: 60, account_type: 'demo' },
+          { token },
+        );
       const own = await place(quietToken);
-      const flooded: ActiveTrade[] = [];
+      const flooded: Schemas['Trade'][] = [];
       for (let i = 0; i <= OPEN_DISPUTES_MAX; i++) flooded.push(await place(flooderToken));
       const lastExpiryMs = Math.max(...[own, ...flooded].map((trade) => trade.expiry_ts)) * 1000;
       await suite.platform.passExpiry('BTCUSDT', lastExpiryMs);
       // Settled means a result in the history: the active list drops a trade at its expiry already.
       const pendingOf = async (token: string) =>
-        (await api.request<Trade[]>('GET', '/api/trades/history?limit=100', { token })).filter(
+        (await api.get('/api/trades/history', { token, query: { limit: 100 } })).filter(
           (trade) => trade.status === 'pending',
         ).length;
       await expect
@@ -48,19 +48,15 @@ describe('a trader flooding the disputes', () => {
 
       // The quiet trader disputes first; then the flooder files one more than the cap allows.
       const dispute = (token: string, tradeId: string, reason: string) =>
-        fetch(`${suite.platform.baseUrl}/api/trades/${tradeId}/disputes`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ reason }),
-        });
+        api.send('post', '/api/trades/{id}/disputes', { reason }, { token, params: { id: tradeId } });
       expect((await dispute(quietToken, own.id, 'My exit price was not the last one')).status).toBe(201);
       for (const trade of flooded.slice(0, OPEN_DISPUTES_MAX)) {
         expect((await dispute(flooderToken, trade.id, 'Wrong again')).status).toBe(201);
       }
       const refused = await dispute(flooderToken, flooded[OPEN_DISPUTES_MAX]!.id, 'And again');
       expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(await refused.json()).toMatchObject({ code: 'OPEN_DISPUTES_CAP_REACHED' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({ code: 'OPEN_DISPUTES_CAP_REACHED' });
 
       // The admin's first page is all the flooder's; the older dispute is one "Load more" away.
       const admin = await suite.journey();

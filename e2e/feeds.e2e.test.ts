@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUser } from '@updown/api-client';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { startFakeExchange, type FakeExchange } from '@updown/price-ingest/testing';
-import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
 import {
   accessToken,
@@ -106,14 +106,14 @@ describe('real market feeds', () => {
       // A trader sees Binance's price and trades on it.
       const { api } = suite.platform;
       const user = newUser('Feeds');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const trader = await suite.journey();
       const { page } = trader;
       await signInThroughUi(page, user);
       await page.getByText('97250.50').first().waitFor({ timeout: STATUS_WAIT_MS });
       await placeUpTradeThroughUi(page);
       const token = await accessToken(page);
-      const [placed] = await api.activeTrades(token);
+      const [placed] = await api.get('/api/trades/active', { token });
       expect(placed).toMatchObject({ pair: 'BTCUSDT', entry_price: prices.binance });
 
       // Binance alone jumps 3% just before expiry: the feeds disagree, and the trade is void.
@@ -123,10 +123,11 @@ describe('real market feeds', () => {
       await trader.screenshot('diverged');
       await suite.platform.passExpiry('BTCUSDT', placed!.expiry_ts * 1000);
       await expect
-        .poll(async () => (await api.tradeHistory(token)).find((t) => t.id === placed!.id)?.void_reason, {
-          timeout: 30_000,
-          interval: 500,
-        })
+        .poll(
+          async () =>
+            (await api.get('/api/trades/history', { token })).find((t) => t.id === placed!.id)?.void_reason,
+          { timeout: 30_000, interval: 500 },
+        )
         .toBe('feeds_diverged_at_expiry');
       await page.getByRole('tab', { name: 'History' }).click();
       await page

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { newUser, signIn, signUp } from '@updown/api-client';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { jpegBytes, pdfBytes } from '@updown/gateway/testing';
-import { newUser } from './harness/api';
 import { JOURNEY_TIMEOUT_MS, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 /**
@@ -24,9 +24,8 @@ describe('identity verification', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Verified');
-      const token = await api.signUp(user);
-      const { id: userId } = await api.me(token);
-      await api.deposit(token, 100, 'real');
+      const { id: userId, accessToken: token } = await signUp(api, user);
+      await api.post('/api/wallet/deposit', { amount: 100, account_type: 'real' }, { token });
 
       const trader = await suite.journey();
       const { page } = trader;
@@ -38,7 +37,7 @@ describe('identity verification', () => {
       await withdraw.getByLabel('Amount').fill('40');
       await withdraw.getByRole('button', { name: 'Request Withdrawal' }).click();
       await toastShown(page, REFUSAL);
-      expect((await api.wallet(token)).real_balance).toBe(100);
+      expect((await api.get('/api/wallet', { token })).real_balance).toBe(100);
 
       await withdraw.getByRole('link', { name: 'Upload your documents on the dashboard' }).click();
       await onPath(page, '/dashboard');
@@ -90,8 +89,9 @@ describe('identity verification', () => {
       await withdraw.getByRole('button', { name: 'Request Withdrawal' }).click();
       await toastShown(page, 'Withdrawal request submitted');
 
-      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
-      const request = (await api.adminWithdrawals(adminToken)).find((r) => r.user_id === userId);
+      const { accessToken: adminToken } = await signIn(api, TEST_ADMIN);
+      const withdrawals = await api.get('/api/admin/withdrawals', { token: adminToken });
+      const request = withdrawals.find((r) => r.user_id === userId);
       expect(request).toMatchObject({ amount: 40, status: 'pending', identity_status: 'verified' });
       await trader.finish();
       await admin.finish();

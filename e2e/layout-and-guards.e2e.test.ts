@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newUser } from './harness/api';
+import { newUser } from '@updown/api-client';
 import { PHONE, type Journey } from './harness/browser';
 import { JOURNEY_TIMEOUT_MS, onPath, signInThroughUi, useE2eSuite } from './harness/suite';
 
@@ -25,7 +25,7 @@ describe('on a phone', () => {
     'fits /trade, /dashboard and /wallet in 375 px and reaches them from the Menu toggle',
     async () => {
       const user = newUser('Phone');
-      await suite.platform.api.register(user);
+      await suite.platform.api.post('/api/auth/register', user);
       const journey = await suite.journey(PHONE);
       const { page } = journey;
 
@@ -89,7 +89,7 @@ describe('route guards', () => {
     'keeps a trader out of /admin and logs out through /login to /auth',
     async () => {
       const user = newUser('Plain');
-      await suite.platform.api.register(user);
+      await suite.platform.api.post('/api/auth/register', user);
       const journey = await suite.journey();
       const { page } = journey;
 

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Trade } from '@updown/schemas/api';
+import { newUser } from '@updown/api-client';
+import type { Schemas } from '@updown/schemas/openapi';
 import { TEST_ADMIN } from '@updown/platform/testing';
-import { newUser } from './harness/api';
 import { UI_TIMEOUT_MS } from './harness/browser';
 import {
   accessToken,
@@ -27,12 +27,6 @@ const NOTIFICATION_WAIT_MS = 40_000;
 const RECEIPT_JOURNEY_TIMEOUT_MS = 300_000;
 const VERIFY_CLI = path.resolve(import.meta.dirname, '../verify/src/cli.js');
 
-interface DisputeView {
-  trade_id: string;
-  status: 'open' | 'confirmed' | 'corrected';
-  replay: { verdict: string };
-}
-
 describe('a settled trade', () => {
   const suite = useE2eSuite();
 
@@ -41,7 +35,7 @@ describe('a settled trade', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Receipt');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const trader = await suite.journey();
       const { page } = trader;
 
@@ -49,13 +43,15 @@ describe('a settled trade', () => {
       await signInThroughUi(page, user);
       await placeUpTradeThroughUi(page);
       const token = await accessToken(page);
-      const [placed] = await api.activeTrades(token);
+      const [placed] = await api.get('/api/trades/active', { token });
       expect(placed).toMatchObject({ pair: 'BTCUSDT', direction: 'UP', amount: 10, account_type: 'demo' });
-      let settled: Trade | undefined;
+      let settled: Schemas['Trade'] | undefined;
       await expect
         .poll(
           async () => {
-            settled = (await api.tradeHistory(token)).find((trade) => trade.id === placed!.id);
+            settled = (await api.get('/api/trades/history', { token })).find(
+              (trade) => trade.id === placed!.id,
+            );
             return settled?.status;
           },
           { timeout: SETTLE_WAIT_MS, interval: 1000 },
@@ -139,7 +135,7 @@ describe('a settled trade', () => {
         .getByText('Dispute resolved: settlement confirmed', { exact: true })
         .waitFor({ timeout: NOTIFICATION_WAIT_MS });
       await item.getByText('Dispute confirmed', { exact: true }).waitFor({ timeout: UI_TIMEOUT_MS });
-      const disputes = await api.request<DisputeView[]>('GET', '/api/disputes', { token });
+      const disputes = await api.get('/api/disputes', { token });
       expect(disputes).toMatchObject([
         { trade_id: placed!.id, status: 'confirmed', replay: { verdict: 'confirmed' } },
       ]);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarketPair } from '@updown/schemas/api';
+import { newUser, signIn, signUp, type ApiClient, type NewUser } from '@updown/api-client';
+import type { BodyOf, Schemas } from '@updown/schemas/openapi';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import { startFakeExchange, type FakeExchange } from '@updown/price-ingest/testing';
 import type { Page } from 'playwright-core';
-import { newUser, type TestUser } from './harness/api';
 import { onPath, placeUpTradeThroughUi, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 /**
@@ -56,20 +56,12 @@ afterAll(async () => {
 
 /** The refusal the API gives a placement, for comparing with what the console showed. */
 async function refusalOf(
-  baseUrl: string,
+  api: ApiClient,
   token: string,
-  body: Record<string, unknown>,
-): Promise<{ status: number; code?: string; detail?: string }> {
-  const response = await fetch(`${baseUrl}/api/trades/place`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, ...((await response.json()) as { code?: string; detail?: string }) };
+  body: BodyOf<'/api/trades/place', 'post'>,
+): Promise<{ status: number } & Partial<Schemas['ErrorResponse']>> {
+  const answer = await api.send('post', '/api/trades/place', body, { token, idempotencyKey: randomUUID() });
+  return { status: answer.status, ...(answer.body as Partial<Schemas['ErrorResponse']> | undefined) };
 }
 
 /** Opens a pair's risk settings in the Risk tab, fills the given fields (by label) and saves them. */
@@ -89,7 +81,7 @@ async function editPairRiskThroughUi(
 /** Opens a trader's limits in the Users tab, fills the given fields (by label) and saves them. */
 async function setTraderLimitsThroughUi(
   page: Page,
-  user: Pick<TestUser, 'name' | 'email'>,
+  user: Pick<NewUser, 'name' | 'email'>,
   fields: Record<string, string>,
 ): Promise<void> {
   await page.getByRole('row').filter({ hasText: user.email }).getByRole('button', { name: 'Limits' }).click();
@@ -107,16 +99,16 @@ describe('risk controls', () => {
   it(
     'skews the payout, refuses trades over the exposure cap and the trader cap, suspends real trading after a loss and resumes it',
     async () => {
-      const { api, baseUrl } = suite.platform;
-      const pairs = () => api.request<MarketPair[]>('GET', '/api/market/pairs');
-      const btc = async () => (await pairs()).find((pair) => pair.symbol === 'BTCUSDT')!;
+      const { api } = suite.platform;
+      const btc = async () => (await api.get('/api/market/pairs')).find((pair) => pair.symbol === 'BTCUSDT')!;
 
       // Set-up the journey is not about: BTCUSDT on the fake Binance, whose price the test sets.
-      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
-      await api.request('PUT', '/api/admin/pairs/BTCUSDT/feed', {
-        token: adminToken,
-        body: { provider: 'BINANCE', provider_symbol: 'BTC/USDT' },
-      });
+      const { accessToken: adminToken } = await signIn(api, TEST_ADMIN);
+      await api.put(
+        '/api/admin/pairs/{symbol}/feed',
+        { provider: 'BINANCE', provider_symbol: 'BTC/USDT' },
+        { token: adminToken, params: { symbol: 'BTCUSDT' } },
+      );
       await expect
         .poll(async () => (await btc()).provider, { timeout: SWITCH_WAIT_MS, interval: 500 })
         .toBe('BINANCE');
@@ -139,10 +131,10 @@ describe('risk controls', () => {
 
       // A trader with real money sees both directions pay 80% on a balanced book.
       const user = newUser('Risk');
-      const token = await api.signUp(user);
-      await api.deposit(token, 100, 'real');
+      const { accessToken: token } = await signUp(api, user);
+      await api.post('/api/wallet/deposit', { amount: 100, account_type: 'real' }, { token });
       // The first deposit's $50 bonus would cap a real stake at $10 (20% of it): not the subject here.
-      await api.request('POST', '/api/wallet/cancel-bonus', { token, body: {} });
+      await api.post('/api/wallet/cancel-bonus', undefined, { token });
       const trader = await suite.journey();
       const { page } = trader;
       await signInThroughUi(page, user);
@@ -153,14 +145,14 @@ describe('risk controls', () => {
 
       // A real $10 UP trade at 80%: UP is now the heavier side by $10, so it pays 10 points less.
       await placeUpTradeThroughUi(page);
-      const [placed] = await api.activeTrades(token);
+      const [placed] = await api.get('/api/trades/active', { token });
       expect(placed).toMatchObject({ pair: 'BTCUSDT', direction: 'UP', amount: 10, account_type: 'real' });
       await page.getByTestId('payout-up').getByText('Payout 70%').waitFor({ timeout: POLL_WAIT_MS });
       await expect(page.getByTestId('payout-down').textContent()).resolves.toBe('Payout 80%');
       await trader.screenshot('risk-skewed-payout');
 
       // $20 more on UP at 70% would take UP's exposure to $8 + $14 = $22, over the $20 cap.
-      const refused = await refusalOf(baseUrl, token, {
+      const refused = await refusalOf(api, token, {
         pair: 'BTCUSDT',
         direction: 'UP',
         amount: 20,
@@ -172,7 +164,7 @@ describe('risk controls', () => {
       await page.getByLabel('Amount ($)').fill('20');
       await page.getByRole('button', { name: /^\W*UP$/ }).click();
       await toastShown(page, refused.detail!);
-      await expect(api.activeTrades(token)).resolves.toHaveLength(1);
+      await expect(api.get('/api/trades/active', { token })).resolves.toHaveLength(1);
 
       // The admin sees the first trade's exposure against the cap, and UP's skewed payout.
       await riskRow.getByText('$8.00 / $20.00 (40.0%)').waitFor({ timeout: POLL_WAIT_MS });
@@ -183,10 +175,11 @@ describe('risk controls', () => {
       prices.binance = EXIT_PRICE;
       await suite.platform.passExpiry('BTCUSDT', placed!.expiry_ts * 1000);
       await expect
-        .poll(async () => (await api.tradeHistory(token)).find((t) => t.id === placed!.id)?.status, {
-          timeout: SETTLE_WAIT_MS,
-          interval: 500,
-        })
+        .poll(
+          async () =>
+            (await api.get('/api/trades/history', { token })).find((t) => t.id === placed!.id)?.status,
+          { timeout: SETTLE_WAIT_MS, interval: 500 },
+        )
         .toBe('won');
       await expect
         .poll(async () => (await btc()).real_trading, { timeout: SETTLE_WAIT_MS, interval: 500 })
@@ -239,7 +232,7 @@ describe('risk controls', () => {
       // One real trade goes through; a second one while it is open is refused with the reason.
       await placeUpTradeThroughUi(page);
       await page.getByTestId('payout-up').getByText('Payout 70%').waitFor({ timeout: POLL_WAIT_MS });
-      const overCap = await refusalOf(baseUrl, token, {
+      const overCap = await refusalOf(api, token, {
         pair: 'BTCUSDT',
         direction: 'UP',
         amount: 10,

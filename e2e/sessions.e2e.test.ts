@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newUser } from './harness/api';
+import { newUser, type ApiClient } from '@updown/api-client';
 import type { Page } from 'playwright-core';
 import type { Journey } from './harness/browser';
 import {
@@ -24,11 +24,8 @@ async function scriptView(
 }
 
 /** The status `/api/auth/me` answers a bearer token with, asked from outside the browser. */
-async function meStatus(baseUrl: string, token: string): Promise<number> {
-  const res = await fetch(new URL('/api/auth/me', baseUrl), {
-    headers: { authorization: `Bearer ${token}` },
-  });
-  return res.status;
+async function meStatus(api: ApiClient, token: string): Promise<number> {
+  return (await api.send('get', '/api/auth/me', undefined, { token })).status;
 }
 
 /** Resolves once the dashboard shows the signed-in trader's Security card. */
@@ -47,9 +44,9 @@ describe('sessions in the browser', () => {
   it(
     'keeps the refresh token in an HttpOnly cookie, renews the session with it, and ends it on logout',
     async () => {
-      const { api, clock, baseUrl } = suite.platform;
+      const { api, clock } = suite.platform;
       const user = newUser('Cookie');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const journey = await suite.journey();
       const { page, context } = journey;
 
@@ -76,7 +73,7 @@ describe('sessions in the browser', () => {
       await onPath(page, '/auth');
       expect((await loggedOut).status()).toBe(200);
       // The token the page held a moment ago is refused at once, not in 15 minutes.
-      expect(await meStatus(baseUrl, renewed)).toBe(401);
+      expect(await meStatus(api, renewed)).toBe(401);
       expect((await context.cookies()).some((cookie) => cookie.name === 'updown_refresh')).toBe(false);
       await journey.finish();
     },
@@ -88,7 +85,7 @@ describe('sessions in the browser', () => {
     async () => {
       const { api, clock } = suite.platform;
       const user = newUser('Tabs');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const journey = await suite.journey();
       await signInThroughUi(journey.page, user);
       await openDashboard(journey.page);
@@ -120,7 +117,7 @@ describe('sessions in the browser', () => {
       // Still one live session: a further reload in either tab needs nothing new and stays signed in.
       await other.reload();
       await dashboardShown(other);
-      expect(await meStatus(suite.platform.baseUrl, await accessToken(journey.page))).toBe(200);
+      expect(await meStatus(api, await accessToken(journey.page))).toBe(200);
       await other.close();
       await journey.finish();
     },
@@ -132,7 +129,7 @@ describe('sessions in the browser', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Devices');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const laptop = await suite.journey();
       const phone = await suite.journey();
       await signInThroughUi(phone.page, user);
@@ -156,7 +153,7 @@ describe('sessions in the browser', () => {
       const phoneToken = await accessToken(phone.page);
       await laptop.page.getByRole('button', { name: 'Log out everywhere' }).click();
       await onPath(laptop.page, '/auth');
-      expect(await meStatus(suite.platform.baseUrl, phoneToken)).toBe(401);
+      expect(await meStatus(api, phoneToken)).toBe(401);
       await phone.page.goto('/dashboard');
       await onPath(phone.page, '/auth');
       await laptop.finish();

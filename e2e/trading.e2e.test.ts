@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { newUser, type NewUser } from '@updown/api-client';
 import type { Page } from 'playwright-core';
-import { newUser, type TestUser } from './harness/api';
 import { UI_TIMEOUT_MS, type Journey } from './harness/browser';
 import {
   JOURNEY_TIMEOUT_MS,
@@ -14,7 +14,7 @@ import {
 const PAIRS = ['BTC/USDT', 'EUR/USD', 'GBP/USD', 'USD/JPY', 'XAU/USD', 'ETH/USD'];
 
 /** From the landing page to a new account, meeting both checkbox errors on the way. */
-async function registerThroughUi(journey: Journey, user: TestUser): Promise<void> {
+async function registerThroughUi(journey: Journey, user: NewUser): Promise<void> {
   const { page } = journey;
   await page.goto('/');
   await page.getByRole('button', { name: 'Join for free!' }).waitFor();
@@ -77,7 +77,7 @@ describe('a new trader', () => {
       await journey.screenshot('trade');
 
       const token = (await page.evaluate<string | null>("localStorage.getItem('access_token')"))!;
-      const [trade] = await api.activeTrades(token);
+      const [trade] = await api.get('/api/trades/active', { token });
       expect(trade).toMatchObject({
         pair: 'BTCUSDT',
         direction: 'UP',
@@ -89,7 +89,7 @@ describe('a new trader', () => {
       await suite.platform.passExpiry('BTCUSDT', trade!.expiry_ts * 1000);
 
       await activeBar.waitFor({ state: 'detached' });
-      const [settled] = await api.tradeHistory(token);
+      const [settled] = await api.get('/api/trades/history', { token });
       expect(settled).toMatchObject({ id: trade!.id });
       expect(settled!.status).toMatch(/^(won|lost|draw)$/);
 
@@ -104,7 +104,7 @@ describe('a new trader', () => {
       await page.getByRole('link', { name: 'Dashboard' }).first().click();
       await page.getByRole('heading', { name: `Welcome back, ${user.name}!` }).waitFor();
       await expect.poll(() => page.getByTestId('total-trades').textContent(), { timeout: 10_000 }).toBe('1');
-      const wallet = await api.wallet(token);
+      const wallet = await api.get('/api/wallet', { token });
       await expect
         .poll(() => page.getByTestId('demo-balance').textContent())
         .toBe(`$${wallet.demo_balance.toFixed(2)}`);

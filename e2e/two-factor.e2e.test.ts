@@ -1,9 +1,9 @@
 import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { newUser } from '@updown/api-client';
 import type { OffsetClock } from '@updown/runtime';
 import { TOTP_STEP_MS } from '@updown/platform/testing';
-import { newUser } from './harness/api';
 import { FakeGoogle } from './harness/fake-google';
 import {
   accessToken,
@@ -71,7 +71,7 @@ describe('two-factor sign-in', () => {
     async () => {
       const { api, clock } = suite.platform;
       const user = newUser('Guarded');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const journey = await suite.journey();
       const { page } = journey;
       const code = authenticator(clock);
@@ -123,7 +123,7 @@ describe('two-factor sign-in', () => {
     async () => {
       const { api, clock } = suite.platform;
       const user = newUser('Later');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const journey = await suite.journey();
       const { page } = journey;
 
@@ -139,7 +139,7 @@ describe('two-factor sign-in', () => {
       await page.getByRole('button', { name: 'Continue' }).click();
       await confirmSetup(page, authenticator(clock));
 
-      const me = await api.me(await accessToken(page));
+      const me = await api.get('/api/auth/me', { token: await accessToken(page) });
       expect(me.twofa_enabled).toBe(true);
       await journey.finish();
     },
@@ -171,7 +171,7 @@ describe('two-factor sign-in', () => {
       expect(await passwordField(page).count()).toBe(0);
       await confirmSetup(page, authenticator(clock));
 
-      const me = await api.me(await accessToken(page));
+      const me = await api.get('/api/auth/me', { token: await accessToken(page) });
       expect(me).toMatchObject({ email: account.email, twofa_enabled: true });
       await journey.finish();
     },

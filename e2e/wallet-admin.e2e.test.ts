@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { newUser } from './harness/api';
+import { newUser, signIn, signUp } from '@updown/api-client';
 import { TEST_ADMIN } from '@updown/platform/testing';
+import { verifyIdentity } from './harness/identity';
 import { JOURNEY_TIMEOUT_MS, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 describe('money in and out', () => {
@@ -11,7 +12,7 @@ describe('money in and out', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Depositor');
-      await api.register(user);
+      await api.post('/api/auth/register', user);
       const journey = await suite.journey();
       const { page } = journey;
 
@@ -38,7 +39,8 @@ describe('money in and out', () => {
       await page.getByText('Welcome Bonus Available!').waitFor({ state: 'detached' });
       await page.getByRole('cell', { name: 'deposit', exact: true }).first().waitFor();
 
-      const wallet = await api.wallet(await api.login(user.email, user.password));
+      const { accessToken: token } = await signIn(api, user);
+      const wallet = await api.get('/api/wallet', { token });
       expect(wallet).toMatchObject({ real_balance: 100, bonus_status: 'active', bonus_amount: 50 });
       await journey.screenshot('wallet');
       await journey.finish();
@@ -51,12 +53,16 @@ describe('money in and out', () => {
     async () => {
       const { api } = suite.platform;
       const user = newUser('Withdrawer');
-      const token = await api.signUp(user);
-      const { id: userId } = await api.me(token);
-      await api.deposit(token, 100, 'real');
-      const adminToken = await api.login(TEST_ADMIN.email, TEST_ADMIN.password);
-      await api.verifyIdentity(token, adminToken, user.name);
-      const { request } = await api.withdraw(token, 40, 'real');
+      const trader = await signUp(api, user);
+      const token = trader.accessToken;
+      await api.post('/api/wallet/deposit', { amount: 100, account_type: 'real' }, { token });
+      const { accessToken: adminToken } = await signIn(api, TEST_ADMIN);
+      await verifyIdentity(api, trader, adminToken);
+      const { request } = await api.post(
+        '/api/wallet/withdraw',
+        { amount: 40, account_type: 'real' },
+        { token },
+      );
       expect(request).toMatchObject({ status: 'pending', amount: 40 });
 
       const journey = await suite.journey();
@@ -68,7 +74,7 @@ describe('money in and out', () => {
 
       await page.getByRole('tab', { name: 'Withdrawals' }).click();
       await page.getByRole('heading', { name: 'Withdrawal Requests' }).waitFor();
-      const row = page.getByRole('row').filter({ hasText: userId.slice(0, 8) });
+      const row = page.getByRole('row').filter({ hasText: trader.id.slice(0, 8) });
       await row.getByText('$40.00').waitFor();
       await row.getByText('pending', { exact: true }).waitFor();
       await journey.screenshot('admin');
@@ -77,7 +83,8 @@ describe('money in and out', () => {
       await toastShown(page, 'Withdrawal approved successfully');
       await row.getByRole('button', { name: 'Approve' }).waitFor({ state: 'detached' });
 
-      const decided = (await api.adminWithdrawals(adminToken)).find((r) => r.id === request!.id);
+      const withdrawals = await api.get('/api/admin/withdrawals', { token: adminToken });
+      const decided = withdrawals.find((r) => r.id === request!.id);
       expect(decided?.status).toBe('approved');
       await journey.finish();
     },

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
-import { ApiClient, newUser } from '../e2e/harness/api';
+import { ApiClient, newUser, signUp } from '@updown/api-client';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../e2e/harness/browser';
 
 /**
@@ -80,12 +80,8 @@ function parseArgs(argv: readonly string[]): Options {
 
 /** A fresh trader, registered and signed in through the API: the localStorage entries the console reads. */
 async function signedInStorage(origin: string): Promise<Record<string, string>> {
-  const api = new ApiClient(origin);
-  const user = newUser('Lighthouse');
-  await api.register(user);
-  const tokens = await api.loginTokens(user.email, user.password);
-  const me = await api.me(tokens.access_token);
-  return { access_token: tokens.access_token, user_id: me.id };
+  const trader = await signUp(new ApiClient(origin), newUser('Lighthouse'));
+  return { access_token: trader.accessToken, user_id: trader.id };
 }
 
 async function launchChromium(profileDir: string): Promise<{ child: ChildProcess; port: number }> {

@@ -1,3 +1,4 @@
+import { ApiClient } from '@updown/api-client';
 import { OffsetClock } from '@updown/runtime';
 import {
   jumpPastExpiry,
@@ -6,7 +7,6 @@ import {
   TEST_ADMIN,
   type RunningPlatform,
 } from '@updown/platform/testing';
-import { ApiClient } from './api';
 import { consoleBuild } from './console-build';
 
 export interface E2ePlatform {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { TestUser } from './api';
+import type { NewUser } from '@updown/api-client';
 import { DESKTOP, Journey, launchChromium, UI_TIMEOUT_MS } from './browser';
 import { startE2ePlatform, type E2ePlatform } from './platform';
 
@@ -91,14 +91,14 @@ export async function onPath(page: Page, pathname: string): Promise<void> {
 }
 
 /** Signs in through the auth page with an account that has no second factor; lands on /trade. */
-export async function signInThroughUi(page: Page, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
+export async function signInThroughUi(page: Page, user: Pick<NewUser, 'email' | 'password'>): Promise<void> {
   await page.goto('/auth');
   await submitLogin(page, user);
   await onPath(page, '/trade');
 }
 
 /** Fills and submits the login form of the auth page. */
-export async function submitLogin(page: Page, user: Pick<TestUser, 'email' | 'password'>): Promise<void> {
+export async function submitLogin(page: Page, user: Pick<NewUser, 'email' | 'password'>): Promise<void> {
   await page.getByRole('heading', { name: 'Welcome Back' }).waitFor();
   await page.getByLabel('Email Address').fill(user.email);
   await page.getByLabel('Password', { exact: true }).fill(user.password);

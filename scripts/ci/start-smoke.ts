@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { ApiClient, newUser, signUp } from '@updown/api-client';
 import { freePort } from '@updown/runtime';
-import { ApiClient, newUser } from '../../e2e/harness/api';
 
 /**
  * `tsx scripts/ci/start-smoke.ts`: what a user does first, on whatever Node runs this script.
@@ -102,16 +102,16 @@ async function waitReady(base: string, platform: { exited(): boolean }): Promise
 
 async function placeDemoTrade(base: string): Promise<{ id: string; status: string }> {
   const api = new ApiClient(base);
-  const token = await api.signUp(newUser('Smoke'));
-  const trade = { pair: 'BTCUSDT', direction: 'UP', amount: 10, duration: 60, account_type: 'demo' };
+  const { accessToken: token } = await signUp(api, newUser('Smoke'));
   const deadline = Date.now() + PLACE_TIMEOUT_MS;
   // Right after start the feed may not have a fresh tick yet; the API then refuses, so retry briefly.
   for (;;) {
     try {
-      return await api.request<{ id: string; status: string }>('POST', '/api/trades/place', {
-        token,
-        body: trade,
-      });
+      return await api.post(
+        '/api/trades/place',
+        { pair: 'BTCUSDT', direction: 'UP', amount: 10, duration: 60, account_type: 'demo' },
+        { token },
+      );
     } catch (error) {
       if (Date.now() > deadline) throw error;
       await sleep(1_000);
