@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { bookDrift, createPlaceTrade, settleIntoBooks, type PriceSource } from '@updown/order';
 import { getUserBalances, verifyLedger } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import {
   authTestApp,
   bearer,
@@ -36,7 +36,7 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0) {
   const { id } = await register(app.app, details);
   if (role === 'admin') await database.db.updateTable('users').set({ role }).where('id', '=', id).execute();
   const { access_token } = await login(app.app, details.email, details.password);
-  await fundReal(database.db, id, realDollars);
+  await fundUser(database.db, id, { realCents: realDollars * 100 });
   return { id, token: access_token };
 }
 

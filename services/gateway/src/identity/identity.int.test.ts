@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, verifyLedger } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import { IDENTITY_DOCUMENT_BYTES_MAX, IDENTITY_UPLOADS_PER_DAY } from '@updown/schemas/api';
 import {
   authTestApp,
@@ -36,7 +36,7 @@ async function account(role: 'user' | 'admin' = 'user', realDollars = 0): Promis
   const { id } = await register(app.app, details);
   if (role === 'admin') await database.db.updateTable('users').set({ role }).where('id', '=', id).execute();
   const { access_token } = await login(app.app, details.email, details.password);
-  await fundReal(database.db, id, realDollars);
+  await fundUser(database.db, id, { realCents: realDollars * 100 });
   return { id, token: access_token, email: details.email, password: details.password };
 }
 

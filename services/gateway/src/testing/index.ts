@@ -5,5 +5,3 @@ export { insertRefreshToken } from '../auth/sessions.repository';
 export { hashRefreshToken, newRefreshToken } from '../auth/tokens';
 export { setPasswordHash, setRole } from '../auth/users.repository';
 export { jpegBytes, multipartUpload, pdfBytes, pngBytes } from './identity-documents';
-export { clearForWithdrawals } from './identity-clearance';
-export { fundReal } from './fund-real';

@@ -13,8 +13,8 @@ import {
 } from '../auth/testing/auth-test-app';
 import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
 import type { PaymentProvider } from '@updown/wallet';
+import { clearForWithdrawals } from '@updown/wallet/testing';
 import { createWalletPlugin } from '../wallet/wallet.routes';
-import { clearForWithdrawals } from './identity-clearance';
 
 /** The gateway with auth, wallet, admin and leaderboard over a test database, on one manual clock. */
 export interface WalletHarness {

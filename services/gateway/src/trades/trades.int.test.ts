@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { fundReal } from '../testing/fund-real';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetricsRegistry } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { createPlaceTrade, type PriceSource } from '@updown/order';
 import { getUserBalances, verifyLedger } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import {
   authTestApp,
   bearer,
@@ -40,7 +40,7 @@ async function trader(realDollars = 0): Promise<Trader> {
   const account = newAccount('trader');
   const { id } = await register(harness.app, account);
   const { access_token } = await login(harness.app, account.email, account.password);
-  await fundReal(database.db, id, realDollars);
+  await fundUser(database.db, id, { realCents: realDollars * 100 });
   return { id, token: access_token, email: account.email, password: account.password };
 }
 

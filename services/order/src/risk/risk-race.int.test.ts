@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DomainError, systemClock } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import { transfer, verifyLedger } from '@updown/wallet';
+import { verifyLedger } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import {
   createPlaceTrade,
   type PlaceTradeRequest,
@@ -48,16 +49,7 @@ async function traders(count: number, realCents: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const id = await fundedTrader(database.db, realCents);
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: `demo:${id}`,
-        postings: [
-          { account: { system: 'demo_issuance' }, amount: -10_000 },
-          { account: { owner: id, type: 'demo' }, amount: 10_000 },
-        ],
-      }),
-    );
+    await fundUser(database.db, id, { demoCents: 10_000 });
     ids.push(id);
   }
   return ids;

@@ -3,7 +3,8 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DomainError, ManualClock, Registry, type Database } from '@updown/runtime';
 import { createTestDatabase, metricValue, waitFor, type TestDatabase } from '@updown/runtime/testing';
-import { getUserBalances, openUserAccounts, transfer, verifyLedger } from '@updown/wallet';
+import { getUserBalances, openUserAccounts, verifyLedger } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import {
   createPlaceTrade,
   type PlaceTradeDeps,
@@ -52,20 +53,7 @@ async function trader(funds: Funds): Promise<string> {
               values (${id}, ${`${id}@example.com`}, 'Trader', 'x')`.execute(database.db);
   }
   await openUserAccounts(database.db, id);
-  for (const type of ['real', 'bonus'] as const) {
-    const cents = funds[type] ?? 0;
-    if (cents === 0) continue;
-    await database.db.transaction().execute((trx) =>
-      transfer(trx, {
-        kind: 'deposit',
-        idempotencyKey: `fund:${id}:${type}`,
-        postings: [
-          { account: { system: type === 'real' ? 'payments_clearing' : 'bonus_pool' }, amount: -cents },
-          { account: { owner: id, type }, amount: cents },
-        ],
-      }),
-    );
-  }
+  await fundUser(database.db, id, { realCents: funds.real, bonusCents: funds.bonus });
   if (funds.activeBonus !== undefined) {
     await sql`insert into bonuses (id, user_id, amount_cents, turnover_required_cents, status, credited_at, expires_at)
               values (${randomUUID()}, ${id}, ${funds.activeBonus}, ${funds.activeBonus * 10}, 'active', now(),

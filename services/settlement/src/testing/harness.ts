@@ -14,14 +14,8 @@ import { countPendingTrades, insertPendingTrades } from '@updown/order/testing';
 import { storeTicks } from '@updown/price-ingest/testing';
 import { ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
-import {
-  getUserBalances,
-  openUserAccounts,
-  transfer,
-  transferBatch,
-  type Posting,
-  type UserBalances,
-} from '@updown/wallet';
+import { getUserBalances, openUserAccounts, transferBatch, type UserBalances } from '@updown/wallet';
+import { fundUser } from '@updown/wallet/testing';
 import { startSettlement, type RunningSettlement, type SettlementOptions } from '../settlement.service';
 import { SETTLEMENT_PRODUCER, settledTradesSource } from '../settled-events';
 
@@ -132,25 +126,11 @@ export async function createHarness(): Promise<Harness> {
         .values({ id, email: `${id}@example.test`, name: 'Trader', password_hash: 'x' })
         .execute();
       await openUserAccounts(database.db, id);
-      const fund = async (type: 'demo' | 'real' | 'bonus', cents: number | undefined) => {
-        if (!cents) return;
-        const source: Posting['account'] = {
-          system: type === 'demo' ? 'demo_issuance' : type === 'real' ? 'payments_clearing' : 'bonus_pool',
-        };
-        await database.db.transaction().execute((trx) =>
-          transfer(trx, {
-            kind: type === 'bonus' ? 'bonus_credit' : 'deposit',
-            idempotencyKey: `fund:${id}:${type}`,
-            postings: [
-              { account: source, amount: -cents },
-              { account: { owner: id, type }, amount: cents },
-            ],
-          }),
-        );
-      };
-      await fund('demo', funds.demo);
-      await fund('real', funds.real);
-      await fund('bonus', funds.bonus);
+      await fundUser(database.db, id, {
+        demoCents: funds.demo,
+        realCents: funds.real,
+        bonusCents: funds.bonus,
+      });
       return id;
     },
     async place(request) {
