@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '@updown/runtime';
+import { ApiClient, injectTransport } from '@updown/api-client';
 import { waitFor } from '@updown/runtime/testing';
 import { registeredRoutes } from '@updown/gateway';
 import {
@@ -20,7 +21,6 @@ import {
   type LedgerSnapshot,
   type SecurityPlatform,
 } from './fuzz/platform';
-import { inProcessApi } from './platform-api';
 
 /**
  * Every JSON route of the whole platform, fed values generated from its own TypeBox schemas and
@@ -114,7 +114,7 @@ beforeAll(async () => {
   const app = security.platform.gateway.app;
   inject = (request) => app.inject(request);
   await pricedEveryPair(clock);
-  const api = inProcessApi(app);
+  const api = new ApiClient(injectTransport(app));
   const who = await identities(api, clock);
   tokens = who;
   hints = await fieldHints(api, who);

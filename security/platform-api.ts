@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
-import { ApiClient, injectTransport, newUser, signIn, signUp, type Injectable } from '@updown/api-client';
+import { ApiClient, injectTransport, newUser, signIn, signUp } from '@updown/api-client';
 import type { OffsetClock } from '@updown/runtime';
 import { pdfBytes, setRole } from '@updown/gateway/testing';
 import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
@@ -16,19 +16,6 @@ export function ownDocumentUpload(userId: string, kind: string): FormData {
   form.set('kind', kind);
   form.set('file', new Blob([bytes], { type: 'application/pdf' }), `${kind}.pdf`);
   return form;
-}
-
-/**
- * The shared client over Fastify's inject into `app`. Bytes (an encoded upload form) are handed to
- * inject as a Buffer: inject sends any other object, a plain Uint8Array too, as JSON.
- */
-export function inProcessApi(app: Injectable): ApiClient {
-  return new ApiClient(
-    injectTransport({
-      inject: ({ payload, ...request }) =>
-        app.inject({ ...request, payload: payload instanceof Uint8Array ? Buffer.from(payload) : payload }),
-    }),
-  );
 }
 
 /** A code is generated this far from a step boundary, so the server sees the step the code is for. */
@@ -60,7 +47,7 @@ export class PlatformApi {
     readonly platform: RunningPlatform,
     readonly clock: OffsetClock,
   ) {
-    this.api = inProcessApi(platform.gateway.app);
+    this.api = new ApiClient(injectTransport(platform.gateway.app));
   }
 
   get port(): number {

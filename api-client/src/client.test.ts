@@ -151,7 +151,9 @@ describe('injectTransport', () => {
     const sent = calls[0]!;
     expect(sent.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(sent.headers.authorization).toBe('Bearer T');
-    const text = Buffer.from(sent.payload as Uint8Array).toString();
+    // A Buffer, not any other object: inject would send that as JSON.
+    expect(Buffer.isBuffer(sent.payload)).toBe(true);
+    const text = (sent.payload as Buffer).toString();
     expect(text).toContain('name="kind"');
     expect(text).toContain('filename="id.pdf"');
   });

@@ -82,11 +82,14 @@ export interface Injectable {
 export function injectTransport(app: Injectable): Transport {
   return async (request) => {
     let headers: Record<string, string> = { ...request.headers };
-    let payload: string | Uint8Array | undefined;
+    // Bytes go as a Buffer: inject serialises any other object as JSON.
+    let payload: string | Buffer | undefined;
     if (request.body instanceof FormData) {
       const encoded = new Response(request.body);
       headers = { ...headers, 'content-type': encoded.headers.get('content-type')! };
-      payload = new Uint8Array(await encoded.arrayBuffer());
+      payload = Buffer.from(await encoded.arrayBuffer());
+    } else if (request.body instanceof Uint8Array) {
+      payload = Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength);
     } else {
       payload = request.body;
     }
