@@ -89,9 +89,14 @@ describe('a new trader', () => {
       await suite.platform.passExpiry('BTCUSDT', trade!.expiry_ts * 1000);
 
       await activeBar.waitFor({ state: 'detached' });
-      const [settled] = await api.get('/api/trades/history', { token });
+      // The active list drops a trade at its expiry, before settlement has decided it: the
+      // history says pending until then.
+      const settledTrade = async () => (await api.get('/api/trades/history', { token }))[0];
+      await expect
+        .poll(async () => (await settledTrade())?.status, { timeout: 15_000 })
+        .toMatch(/^(won|lost|draw)$/);
+      const settled = await settledTrade();
       expect(settled).toMatchObject({ id: trade!.id });
-      expect(settled!.status).toMatch(/^(won|lost|draw)$/);
 
       await page.getByRole('tab', { name: 'History' }).click();
       await page.getByRole('heading', { name: 'Recent Trades' }).waitFor();
