@@ -29,7 +29,7 @@ describe('table ownership', () => {
 
   it('gives every table one owner', () => {
     const owners = tableOwners(repoRoot);
-    expect(owners.get('outbox')).toBe('runtime');
+    expect(owners.get('outbox_cursors')).toBe('runtime');
     expect(owners.get('trades')).toBe('order');
     expect(owners.get('users')).toBe('gateway');
     expect(owners.get('bonuses')).toBe('wallet');

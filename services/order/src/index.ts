@@ -70,6 +70,7 @@ export {
   markSettled,
   overduePendingPairs,
   findSettledTrades,
+  countSettledAfter,
   readSettledAfter,
   type DueTradeRow,
   type PendingTradeRef,

@@ -87,7 +87,7 @@ export async function startPlatform(
 
     const bus = await createBus(config, { logger, registry, clock });
     stopLater('bus', () => bus.close());
-    // Every writer of outbox rows in this process wakes the relay after its commit (below), so
+    // Every writer of the sources' rows in this process wakes the relay after its commit (below), so
     // the poll is only the safety net for a wake-up lost in a crash: once a second, not ten times.
     const relay = new OutboxRelay(
       {

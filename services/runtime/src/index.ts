@@ -34,7 +34,7 @@ export {
   textArray,
   uncachedTextArray,
 } from './db/array-literals';
-export type { Database, NullableTimestamp, OutboxTable, Timestamp } from './db/schema';
+export type { Database, NullableTimestamp, Timestamp } from './db/schema';
 export { offlineDb, type OfflineDbOptions } from './db/offline';
 export { openDatabase, type ResolvedDatabase } from './db/database';
 export { freePort, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';

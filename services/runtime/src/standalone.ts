@@ -32,7 +32,7 @@ export interface StandaloneContext<C> {
   readonly bus: Bus;
   /**
    * Wakes the service's outbox relay (at most every `RELAY_WAKE.kickIntervalMs`, as the single
-   * process does): call it after a commit that wrote outbox rows or rows of a source. Does nothing
+   * process does): call it after a commit that wrote rows of an outbox source. Does nothing
    * without a relay.
    */
   readonly kickRelay: () => void;

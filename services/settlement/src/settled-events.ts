@@ -1,5 +1,5 @@
 import { createEvent, type EventOf } from '@updown/schemas';
-import { readSettledAfter, type SettledTradeRow } from '@updown/order';
+import { countSettledAfter, readSettledAfter, type SettledTradeRow } from '@updown/order';
 import { derivedEventId, type OutboxSource } from '@updown/runtime';
 import { receiptIdOf } from './receipts/receipt-id';
 
@@ -24,6 +24,7 @@ export function settledTradesSource(producer: string): OutboxSource {
         message: { topic: 'trades.settled.v1', key: row.pair, event: settledEvent(row, producer) },
       }));
     },
+    pending: countSettledAfter,
   };
 }
 

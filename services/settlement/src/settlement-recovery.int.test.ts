@@ -23,11 +23,9 @@ async function exactlyOnce(ids: readonly string[]) {
       group by i.id
     ),
     events as (
-      -- A settled trade's event is its row's publish position (the trades table is its outbox),
-      -- so none may be left behind in the outbox table either.
-      select i.id, count(t.settled_seq) + count(o.id) as n from ids i
+      -- A settled trade's event is its row's publish position (the trades table is its outbox).
+      select i.id, count(t.settled_seq) as n from ids i
       left join trades t on t.id = i.id
-      left join outbox o on o.topic = 'trades.settled.v1' and (o.event->'payload'->>'tradeId')::uuid = i.id
       group by i.id
     ),
     per_trade as (select id, entries.n as entries, events.n as events from entries join events using (id))

@@ -54,9 +54,10 @@ function place(who: Trader, payload: Record<string, unknown>, headers: Record<st
 }
 
 async function counts() {
-  const { rows } = await sql<{ trades: number; postings: number; outbox: number }>`
-    select (select count(*) from trades) as trades, (select count(*) from ledger_postings) as postings,
-           (select count(*) from outbox) as outbox`.execute(database.db);
+  const { rows } = await sql<{ trades: number; postings: number }>`
+    select (select count(*) from trades) as trades, (select count(*) from ledger_postings) as postings`.execute(
+    database.db,
+  );
   return rows[0]!;
 }
 

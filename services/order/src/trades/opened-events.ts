@@ -45,6 +45,7 @@ export function openedTradesSource(producer: string): OutboxSource {
         message: { topic: 'trades.opened.v1', key: row.pair, event: openedEvent(row, producer) },
       }));
     },
+    pending: countOpenedAfter,
   };
 }
 
@@ -67,6 +68,22 @@ export async function readOpenedAfter(
     order by opened_xact_id, opened_seq
     limit ${limit}`.execute(trx);
   return rows.map(({ xact_id, seq, ...row }) => ({ ...row, position: { xactId: xact_id, seq } }));
+}
+
+/** How many trades `readOpenedAfter` would return after `after` with no limit, counted up to `cap`. */
+export async function countOpenedAfter(
+  trx: Transaction<Database>,
+  after: OutboxSourcePosition | null,
+  cap: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from (
+      select 1 from trades
+      where opened_seq is not null
+        and ${committedAfter({ xactId: 'opened_xact_id', seq: 'opened_seq' }, after)}
+      limit ${cap}
+    ) waiting`.execute(trx);
+  return rows[0]?.n ?? 0;
 }
 
 /** The event of a placed trade, the same whenever it is built: its id and time come from the trade. */

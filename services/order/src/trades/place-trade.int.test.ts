@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DomainError, ManualClock, Registry, type Database } from '@updown/runtime';
+import {
+  DomainError,
+  ManualClock,
+  Registry,
+  type Database,
+  type OutboxSourcePosition,
+} from '@updown/runtime';
 import { createTestDatabase, metricValue, waitFor, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, openUserAccounts, verifyLedger } from '@updown/wallet';
 import { fundUser } from '@updown/wallet/testing';
@@ -11,7 +17,7 @@ import {
   type PlaceTradeRequest,
   type PlaceTradeResult,
 } from './place-trade.handler';
-import { readOpenedAfter } from './opened-events';
+import { countOpenedAfter, readOpenedAfter } from './opened-events';
 
 let database: TestDatabase;
 let counted: Kysely<Database>;
@@ -266,6 +272,12 @@ describe('a batch of placements', () => {
       return trades.every((t) => events.some((e) => e.id === t.id));
     });
     expect(new Set(events.map((e) => e.position.seq)).size).toBe(events.length);
+    // What the relay's backlog gauge counts for this source: the same rows, up to the cap.
+    const pending = (after: OutboxSourcePosition | null, cap: number) =>
+      database.db.transaction().execute((trx) => countOpenedAfter(trx, after, cap));
+    expect(await pending(null, 10_000)).toBe(events.length);
+    expect(await pending(null, 2)).toBe(2);
+    expect(await pending(events.at(-1)!.position, 10_000)).toBe(0);
     await expectLedgerClean();
   });
 

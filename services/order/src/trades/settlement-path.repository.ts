@@ -269,6 +269,22 @@ export async function readSettledAfter(
   return rows.map(({ xact_id, seq, ...row }) => ({ ...row, position: { xactId: xact_id, seq } }));
 }
 
+/** How many trades `readSettledAfter` would return after `after` with no limit, counted up to `cap`. */
+export async function countSettledAfter(
+  trx: Transaction<Database>,
+  after: OutboxSourcePosition | null,
+  cap: number,
+): Promise<number> {
+  const { rows } = await sql<{ n: number }>`
+    select count(*)::int as n from (
+      select 1 from trades
+      where settled_seq is not null
+        and ${committedAfter({ xactId: 'settled_xact_id', seq: 'settled_seq' }, after)}
+      limit ${cap}
+    ) waiting`.execute(trx);
+  return rows[0]?.n ?? 0;
+}
+
 /** The given trades if settled, in the shape `readSettledAfter` returns (their positions included). */
 export async function findSettledTrades(
   db: Kysely<Database> | Transaction<Database>,

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, waitFor, type TestDatabase } from '@updown/runtime/testing';
 import { runPgTransaction, type OutboxSourcePosition } from '@updown/runtime';
-import { markSettled, readSettledAfter } from './settlement-path.repository';
+import { countSettledAfter, markSettled, readSettledAfter } from './settlement-path.repository';
 import { findTradesByIdempotencyKeys, insertTrades, loadPlacementContext } from './trades.repository';
 
 let database: TestDatabase;
@@ -213,6 +213,9 @@ describe('markSettled and readSettledAfter: the trades table as the outbox of tr
     );
   const readAfter = (after: OutboxSourcePosition | null, limit = 100) =>
     database.db.transaction().execute((trx) => readSettledAfter(trx, after, limit));
+  /** What the relay's backlog gauge counts for the settled trades: the rows `readAfter` would return. */
+  const pendingAfter = (after: OutboxSourcePosition | null, cap = 100) =>
+    database.db.transaction().execute((trx) => countSettledAfter(trx, after, cap));
   /**
    * What `readAfter` returns once it holds `count` rows. Any transaction on the server, another
    * test's included, holds back rows written after it began until it ends, so reads wait for that.
@@ -256,6 +259,10 @@ describe('markSettled and readSettledAfter: the trades table as the outbox of tr
     expect(await readSettled(read[1]!.position, 1)).toEqual([read[2]]);
     expect(await readAfter(read[2]!.position)).toEqual([]);
     expect(await readSettled(start, 1, 1)).toEqual([read[0]]);
+    expect(await pendingAfter(start)).toBe(3);
+    expect(await pendingAfter(start, 2)).toBe(2);
+    expect(await pendingAfter(read[1]!.position)).toBe(1);
+    expect(await pendingAfter(read[2]!.position)).toBe(0);
   });
 
   it('holds back what a settlement still running would put behind the cursor', async () => {
@@ -278,9 +285,11 @@ describe('markSettled and readSettledAfter: the trades table as the outbox of tr
     await hasMarked;
     await settle([late!], 'won', AT + 60_200);
     expect(await readAfter(start)).toEqual([]);
+    expect(await pendingAfter(start)).toBe(0);
     release?.();
     await running;
     expect((await readSettled(start, 2)).map((r) => r.id)).toEqual([early, late]);
+    expect(await pendingAfter(start)).toBe(2);
   });
 });
 

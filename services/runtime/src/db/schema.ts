@@ -1,11 +1,12 @@
-import type { ColumnType, Generated } from 'kysely';
+import type { ColumnType } from 'kysely';
 
 /**
  * Table types for the one PostgreSQL database every service shares. Each package owns its tables:
  * it keeps their migrations in its `src/db/migrations` (the source of truth) and their kysely
  * types in its `src/db/tables.ts`, which adds them to `Database` below by declaration merging
- * (`declare module '@updown/runtime' { interface Database { ... } }`). The runtime owns the outbox.
- * Money columns are integer cents (`bigint`), parsed to safe JavaScript integers by `pool.ts`.
+ * (`declare module '@updown/runtime' { interface Database { ... } }`). The runtime owns the outbox
+ * relay's cursors. Money columns are integer cents (`bigint`), parsed to safe JavaScript integers
+ * by `pool.ts`.
  */
 
 /** A `timestamptz` column: read as a `Date`, written as a `Date` or an ISO string. */
@@ -18,15 +19,6 @@ export type NullableTimestamp = ColumnType<
   Date | string | null
 >;
 
-export interface OutboxTable {
-  id: Generated<number>;
-  topic: string;
-  key: string;
-  event: ColumnType<unknown, string, string>;
-  created_at: Timestamp;
-  published_at: NullableTimestamp;
-}
-
 export interface OutboxCursorsTable {
   source: string;
   /** `xid8`, read and written as a decimal string. */
@@ -38,6 +30,5 @@ export interface OutboxCursorsTable {
 
 // The package that owns a table adds it here; see the comment at the top of this file.
 export interface Database {
-  outbox: OutboxTable;
   outbox_cursors: OutboxCursorsTable;
 }

@@ -1,11 +1,11 @@
 /**
  * How a process wakes its outbox relay, the same in the single process and in each service run
  * alone. Most often a commit wakes the relay. Each relay pass is a transaction of its own (advisory
- * lock, claim, mark published, commit), so at low rates one pass followed every placement: 1.8
- * write transactions per placement instead of one, and a pass the next placement's commit could
- * queue behind. Passes at most every `kickIntervalMs` publish together what committed meanwhile.
+ * lock, read, publish, move the cursor, commit), so at low rates one pass followed every
+ * placement: 1.8 write transactions per placement instead of one, and a pass the next placement's
+ * commit could queue behind. Passes at most every `kickIntervalMs` publish together what committed meanwhile.
  * The events' consumers need a trade's `trades.opened.v1` before its expiry, at least a minute
- * away; the relay's own poll used to allow 100 ms. Every writer of outbox rows (order and
+ * away; the relay's own poll used to allow 100 ms. Every writer of a source's rows (order and
  * settlement) wakes its process's relay after its commit, so the poll is only the safety net for
  * a wake-up lost in a crash: once a second.
  */

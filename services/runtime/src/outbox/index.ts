@@ -1,6 +1,5 @@
 export { coalescedKick, RELAY_WAKE } from './coalesced-kick';
 export { derivedEventId } from './derived-event-id';
-export { ENQUEUE_EVENTS_MAX, enqueueEvent, enqueueEvents, type OutboxEvent } from './enqueue-event';
 export {
   OUTBOX_RELAY_DEFAULTS,
   OutboxPublishFailed,
@@ -9,7 +8,7 @@ export {
   type OutboxRelayOptions,
   type RelayPass,
 } from './outbox-relay';
-export { OUTBOX_RELAY_LOCK_ID } from './outbox.repository';
+export { OUTBOX_RELAY_LOCK_ID } from './relay-lock';
 export {
   committedAfter,
   moveCursor,

@@ -10,7 +10,6 @@ export interface OutboxMetrics {
    */
   relayedCount(topic: string): RelayedCount;
   readonly publishFailures: Counter<'topic'>;
-  readonly deleted: Counter;
   readonly backlog: Gauge;
 }
 
@@ -30,7 +29,7 @@ export function outboxMetrics(registry: Registry): OutboxMetrics {
   const metrics: OutboxMetrics = {
     relayed: new Counter({
       name: 'updown_outbox_relayed_total',
-      help: 'Outbox rows published to the bus and marked published',
+      help: "Events published to the bus from the outbox sources' rows",
       labelNames: ['topic'],
       registers,
       collect() {
@@ -51,18 +50,13 @@ export function outboxMetrics(registry: Registry): OutboxMetrics {
     },
     publishFailures: new Counter({
       name: 'updown_outbox_publish_failures_total',
-      help: 'Attempts to publish an outbox row that failed (the row stays unpublished and is retried)',
+      help: "Attempts to publish a source's rows that failed (its cursor stays, and the rows are retried); labelled with the first row's topic",
       labelNames: ['topic'],
-      registers,
-    }),
-    deleted: new Counter({
-      name: 'updown_outbox_deleted_total',
-      help: 'Published outbox rows deleted after the retention period',
       registers,
     }),
     backlog: new Gauge({
       name: 'updown_outbox_backlog',
-      help: 'Outbox rows not yet published (counted up to a cap)',
+      help: "Committed rows of this relay's outbox sources waiting after their cursors to be published (counted up to a cap)",
       registers,
     }),
   };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { EventTopics, TopicRegistry } from '@updown/schemas';
@@ -9,39 +9,34 @@ import { meterJob } from '../job-meter';
 import type { Database } from '../db/schema';
 import { outboxMetrics, type OutboxMetrics } from './outbox-metrics';
 import { moveCursor, readCursor, type OutboxSource } from './outbox-source';
-import {
-  claimUnpublished,
-  type OutboxRow,
-  countUnpublished,
-  deletePublishedBefore,
-  markPublished,
-  tryTakeRelayLock,
-} from './outbox.repository';
+import { tryTakeRelayLock } from './relay-lock';
 
 /**
- * Publishes committed outbox rows to the bus, in id order, and marks them published.
+ * Publishes the committed rows of the tables that are their own outbox (`OutboxSource`) to the
+ * bus, each source in its position order, and moves each source's cursor past what it published.
  *
  * Each pass is one transaction: take the relay advisory lock (`pg_try_advisory_xact_lock`; a
- * relay that does not get it skips the pass), lock up to `batchSize` unpublished rows in id order
- * (`FOR UPDATE SKIP LOCKED`), publish them together (`publishMany`: one produce request on Kafka),
- * mark the published ones, commit. The
- * lock makes one relay per database active at any moment, so batches never overtake each other
- * and events keep their order per key; any number of processes may run a relay for failover.
+ * relay that does not get it skips the pass), then for each source read its cursor, read up to
+ * `batchSize` rows after it, publish them together (`publishMany`: one produce request on Kafka)
+ * and move the cursor; commit. The lock makes one relay per database active at any moment, so
+ * batches never overtake each other and events keep their order per key; any number of processes
+ * may run a relay for failover.
  *
- * Delivery is at-least-once: if the process dies between a publish and the commit, the row is
- * published again by the next pass. When publishing the batch fails, the pass publishes its rows
- * again one at a time (what the failed batch appended is then appended twice, which at-least-once
- * allows): the rows before the first that fails are marked, that row and those after it stay
- * unpublished, and the relay backs off (bounded exponential delay) before trying again. Rows older than `retentionMs` after
- * publication are deleted in bounded batches.
+ * Delivery is at-least-once: if the process dies between a publish and the commit, the cursor has
+ * not moved and the next pass publishes the rows again. When a publish fails, the source's cursor
+ * stays, the pass leaves the sources after it for the next, and the relay backs off (bounded
+ * exponential delay) before trying the same rows again. A failed batch is not tried again row by
+ * row: a cursor cannot pass a row, so that would only publish the rows before one the bus refuses
+ * a pass sooner; and a batch fails mostly because the broker is down or slow, when a second
+ * attempt within the pass only holds the lock for up to another `publishTimeoutMs`.
  *
- * Order is outbox id order, which is commit order for events that depend on each other (the second
- * transaction starts after the first committed). Events of transactions that run concurrently
- * have no order relative to each other, and an id can become visible after a higher one.
+ * Order is a source's position order, which is commit order for rows whose transactions depend on
+ * each other (the second starts after the first committed). Rows of transactions that run
+ * concurrently have no order relative to each other, nor have the rows of different sources.
  */
 
 export interface OutboxRelayOptions {
-  /** Rows per pass; bounds the transaction's length and the rows it locks. */
+  /** Rows per source per pass; bounds the transaction's length and the size of a publish. */
   readonly batchSize?: number;
   /** Idle poll interval; `kick()` wakes the relay sooner. */
   readonly pollIntervalMs?: number;
@@ -52,12 +47,8 @@ export interface OutboxRelayOptions {
   readonly lockedRetryMs?: number;
   readonly retryDelayMsMin?: number;
   readonly retryDelayMsMax?: number;
-  /** Longest one publish (of a batch or of one row) may take before it counts as failed (it may still land: at-least-once). */
+  /** Longest one publish may take before it counts as failed (it may still land: at-least-once). */
   readonly publishTimeoutMs?: number;
-  /** How long published rows are kept, for inspection, before deletion. */
-  readonly retentionMs?: number;
-  readonly cleanupIntervalMs?: number;
-  readonly cleanupBatchSize?: number;
   /** How often the backlog gauge is refreshed. */
   readonly backlogIntervalMs?: number;
 }
@@ -69,12 +60,13 @@ export const OUTBOX_RELAY_DEFAULTS = Object.freeze({
   retryDelayMsMin: 100,
   retryDelayMsMax: 5_000,
   publishTimeoutMs: 10_000,
-  retentionMs: 7 * 24 * 60 * 60 * 1000,
-  cleanupIntervalMs: 60_000,
-  cleanupBatchSize: 1_000,
   backlogIntervalMs: 1_000,
 });
 
+/**
+ * The backlog gauge counts at most this many rows in all, so its queries stay cheap however far
+ * the sources fall behind.
+ */
 const BACKLOG_COUNT_CAP = 1_000_000;
 
 export interface OutboxRelayDeps<R extends TopicRegistry> {
@@ -83,14 +75,14 @@ export interface OutboxRelayDeps<R extends TopicRegistry> {
   readonly logger: Logger;
   readonly registry: Registry;
   readonly clock?: Clock;
-  /** Tables that are their own outbox, published after the `outbox` rows of each pass. */
+  /** The tables that are their own outbox, published in this order in each pass. */
   readonly sources?: readonly OutboxSource[];
 }
 
 export class OutboxPublishFailed extends Error {
   readonly code = 'OUTBOX_PUBLISH_FAILED';
   constructor(
-    /** What failed to go out: `outbox row 42`, or a source's rows after its cursor. */
+    /** What failed to go out: a source's rows after its cursor. */
     readonly what: string,
     readonly topic: string,
     cause: unknown,
@@ -106,7 +98,7 @@ export interface RelayPass {
   /** False when another relay holds the lock and this pass did nothing. */
   readonly active: boolean;
   readonly published: number;
-  /** True when the outbox or a source had a whole batch: more may be waiting, so pass again at once. */
+  /** True when a source had a whole batch: more may be waiting, so pass again at once. */
   readonly full: boolean;
 }
 
@@ -118,7 +110,6 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
   private stopping = false;
   private kicked = false;
   private wake: (() => void) | undefined;
-  private lastCleanupMs = Number.NEGATIVE_INFINITY;
   private lastBacklogMs = Number.NEGATIVE_INFINITY;
 
   constructor(
@@ -143,13 +134,13 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     this.loop = this.run();
   }
 
-  /** Wakes an idle relay now; call it after committing a transaction that wrote to the outbox. */
+  /** Wakes an idle relay now; call it after committing a transaction that wrote rows of a source. */
   kick(): void {
     if (this.wake) this.wake();
     else this.kicked = true;
   }
 
-  /** Finishes the pass in progress (bounded by `publishTimeoutMs` per row), then stops. */
+  /** Finishes the pass in progress (bounded by `publishTimeoutMs` per source), then stops. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wake?.();
@@ -158,69 +149,36 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
   }
 
   /**
-   * One pass: publish and mark up to `batchSize` `outbox` rows, then up to `batchSize` rows of each
-   * source, moving its cursor. Throws `OutboxPublishFailed` after committing what succeeded.
+   * One pass: publish up to `batchSize` rows of each source after its cursor, moving the cursor.
+   * Throws `OutboxPublishFailed` after committing what succeeded.
    */
   async relayOnce(): Promise<RelayPass> {
     let failure: OutboxPublishFailed | undefined;
     const pass = await this.deps.db.transaction().execute(async (trx) => {
-      if (!(await tryTakeRelayLock(trx))) return { active: false, topics: [] as string[], full: false };
-      const rows = await claimUnpublished(trx, this.settings.batchSize);
-      let done = rows;
-      if (rows.length > 0) {
-        try {
-          await this.publish(rows.map(outboxMessage));
-        } catch {
-          // Which row failed, and the rows before it: one at a time, as far as they go.
-          done = [];
-          for (const row of rows) {
-            try {
-              await this.publish([outboxMessage(row)]);
-            } catch (error) {
-              failure = new OutboxPublishFailed(`outbox row ${row.id}`, row.topic, error);
-              this.metrics.publishFailures.inc({ topic: row.topic });
-              break;
-            }
-            done.push(row);
-          }
-        }
-      }
-      await markPublished(
-        trx,
-        done.map((row) => row.id),
-        new Date(this.clock.now()),
-      );
-      const topics = done.map((row) => row.topic);
-      let full = rows.length === this.settings.batchSize;
-      for (const source of failure ? [] : (this.deps.sources ?? [])) {
+      const topics: string[] = [];
+      if (!(await tryTakeRelayLock(trx))) return { active: false, topics, full: false };
+      let full = false;
+      for (const source of this.deps.sources ?? []) {
         const after = await readCursor(trx, source.name);
-        const sourced = await source.read(trx, after, this.settings.batchSize);
-        if (sourced.length === 0) continue;
+        const rows = await source.read(trx, after, this.settings.batchSize);
+        if (rows.length === 0) continue;
         try {
-          await this.publish(sourced.map((row) => row.message));
+          await this.publish(rows.map((row) => row.message));
         } catch (error) {
-          const topic = sourced[0]!.message.topic;
+          const topic = rows[0]!.message.topic;
           failure = new OutboxPublishFailed(`${source.name} rows after its cursor`, topic, error);
           this.metrics.publishFailures.inc({ topic });
           break;
         }
-        await moveCursor(trx, source.name, sourced[sourced.length - 1]!.position);
-        topics.push(...sourced.map((row) => row.message.topic));
-        if (sourced.length === this.settings.batchSize) full = true;
+        await moveCursor(trx, source.name, rows[rows.length - 1]!.position);
+        topics.push(...rows.map((row) => row.message.topic));
+        if (rows.length === this.settings.batchSize) full = true;
       }
       return { active: true, topics, full };
     });
     for (const topic of pass.topics) this.metrics.relayedCount(topic).relayed++;
     if (failure) throw failure;
     return { active: pass.active, published: pass.topics.length, full: pass.full };
-  }
-
-  /** Deletes published rows past retention, at most `cleanupBatchSize` per call; returns how many. */
-  async deleteExpired(): Promise<number> {
-    const before = new Date(this.clock.now() - this.settings.retentionMs);
-    const deleted = await deletePublishedBefore(this.deps.db, before, this.settings.cleanupBatchSize);
-    if (deleted > 0) this.metrics.deleted.inc(deleted);
-    return deleted;
   }
 
   private async publish(messages: readonly BusMessage[]): Promise<void> {
@@ -233,7 +191,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
     });
     try {
       await Promise.race([
-        // Rows come from the database as stored: their topics are the registry's by construction.
+        // A source builds its messages from its rows with the registry's topics.
         this.deps.bus.publishMany(messages as unknown as readonly BusMessage<R>[]),
         timeout,
       ]);
@@ -266,27 +224,31 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
 
   private async housekeeping(): Promise<void> {
     const now = this.clock.now();
-    const due =
-      now - this.lastBacklogMs >= this.settings.backlogIntervalMs ||
-      now - this.lastCleanupMs >= this.settings.cleanupIntervalMs;
+    if (now - this.lastBacklogMs < this.settings.backlogIntervalMs) return;
+    this.lastBacklogMs = now;
     // Metered only when there is work: the relay passes between run after every commit.
-    if (due) await meterJob('outbox housekeeping', () => this.housekeepingDue(now));
+    await meterJob('outbox housekeeping', async () => {
+      try {
+        const waiting = await this.deps.db
+          .transaction()
+          .setAccessMode('read only')
+          .execute((trx) => this.countBacklog(trx));
+        this.metrics.backlog.set(waiting);
+      } catch (error) {
+        this.deps.logger.warn({ err: error }, 'outbox housekeeping failed');
+      }
+    });
   }
 
-  private async housekeepingDue(now: number): Promise<void> {
-    try {
-      if (now - this.lastBacklogMs >= this.settings.backlogIntervalMs) {
-        this.lastBacklogMs = now;
-        this.metrics.backlog.set(await countUnpublished(this.deps.db, BACKLOG_COUNT_CAP));
-      }
-      if (now - this.lastCleanupMs >= this.settings.cleanupIntervalMs) {
-        this.lastCleanupMs = now;
-        const deleted = await this.deleteExpired();
-        if (deleted > 0) this.deps.logger.debug({ deleted }, 'deleted published outbox rows past retention');
-      }
-    } catch (error) {
-      this.deps.logger.warn({ err: error }, 'outbox housekeeping failed');
+  /** The sources' committed rows after their cursors, counted up to `BACKLOG_COUNT_CAP` in all. */
+  private async countBacklog(trx: Transaction<Database>): Promise<number> {
+    let waiting = 0;
+    for (const source of this.deps.sources ?? []) {
+      if (waiting >= BACKLOG_COUNT_CAP) break;
+      const after = await readCursor(trx, source.name);
+      waiting += await source.pending(trx, after, BACKLOG_COUNT_CAP - waiting);
     }
+    return waiting;
   }
 
   /** Waits on the clock; `stop()` always ends the wait, `kick()` only when `kickable` (not while backing off). */
@@ -311,9 +273,4 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
           };
     });
   }
-}
-
-/** An `outbox` row as the bus takes it; the event was validated when it was enqueued. */
-function outboxMessage(row: OutboxRow): BusMessage {
-  return { topic: row.topic as BusMessage['topic'], key: row.key, event: row.event as BusMessage['event'] };
 }

@@ -3,11 +3,11 @@ import type { BusMessage } from '../bus/bus';
 import type { Database } from '../db/schema';
 
 /**
- * A table that is its own outbox. Instead of a second insert into `outbox` beside each business
- * row, the row itself carries a publish position, written by the transaction that makes the row
- * worth announcing: the id of that transaction (`pg_current_xact_id()`, an `xid8`) and a number
- * from the table's own sequence. The relay publishes the rows after its cursor for the source
- * (`outbox_cursors`) and moves the cursor, in one transaction, as it does for `outbox` rows.
+ * A table that is its own outbox: a row carries the publish position of its event, written by
+ * the transaction that makes the row worth announcing, so no second row goes beside it. The
+ * position is that transaction's id (`pg_current_xact_id()`, an `xid8`) and a number from the
+ * table's own sequence. The relay publishes the rows after its cursor for the source
+ * (`outbox_cursors`) and moves the cursor, in one transaction.
  *
  * Sequence numbers alone cannot be a cursor: two transactions draw them in one order and may
  * commit in the other, and a cursor past the later commit would skip the earlier one for good.
@@ -42,6 +42,11 @@ export interface OutboxSource {
     after: OutboxSourcePosition | null,
     limit: number,
   ): Promise<readonly OutboxSourceRow[]>;
+  /**
+   * How many rows `read` would return after `after` with no limit, counted up to `cap`: the
+   * source's share of the relay's backlog gauge. The same `committedAfter` condition as `read`.
+   */
+  pending(trx: Transaction<Database>, after: OutboxSourcePosition | null, cap: number): Promise<number>;
 }
 
 /**
@@ -73,9 +78,9 @@ export async function readCursor(
 }
 
 /**
- * Moves the source's cursor inside the relay's pass. Like marking `outbox` rows published, the
- * pass's commit need not wait for its WAL flush: a cursor lost in a crash only means the rows
- * after the older cursor are published once more, which at-least-once delivery allows.
+ * Moves the source's cursor inside the relay's pass. The pass's commit need not wait for its WAL
+ * flush: a cursor lost in a crash only means the rows after the older cursor are published once
+ * more, which at-least-once delivery allows.
  */
 export async function moveCursor(
   trx: Transaction<Database>,
