@@ -15,6 +15,7 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY schemas/package.json schemas/
+COPY api-client/package.json api-client/
 COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
 COPY services/wallet/package.json services/wallet/
@@ -34,6 +35,7 @@ ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 HEALTHCHECK_PORT=8080 DATA_DIR=/a
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 COPY schemas/package.json schemas/
+COPY api-client/package.json api-client/
 COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
 COPY services/wallet/package.json services/wallet/

@@ -12,9 +12,8 @@ import { accountCode, canonicalTransfer, USER_ACCOUNT_TYPES, type TransferComman
  * two postings from a system shard chosen by the same key hash the ledger uses), one pending trade
  * per stake hold (`trade_stake` entry keyed `trade:<id>:stake`, request hash over the same
  * canonical text, postings with running `balance_after`), balances equal to the sum of each
- * account's postings, and the feed's ticks up to the storm. Not written: the `trades.opened.v1`
- * outbox rows (long published by expiry) and payment-request rows behind the deposits, which
- * settlement never reads. Placing 100,000 trades through the order service would take minutes and
+ * account's postings, and the feed's ticks up to the storm. Not written: payment-request rows
+ * behind the deposits, which settlement never reads. Placing 100,000 trades through the order service would take minutes and
  * measure placement, not settlement.
  */
 

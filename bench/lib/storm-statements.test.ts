@@ -39,7 +39,6 @@ describe('statementKind', () => {
         'with input as (...), entries as (insert into ledger_entries (id, kind) ...), posted as (insert into ledger_postings ...)',
       ),
     ).toBe('ledger');
-    expect(statementKind('insert into outbox (topic, key, event) select ...')).toBe('outbox');
     expect(statementKind('begin')).toBe('begin_commit');
     expect(statementKind('COMMIT')).toBe('begin_commit');
     expect(statementKind('select 1')).toBe('other');

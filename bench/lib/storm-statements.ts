@@ -8,7 +8,6 @@ const STATEMENT_KINDS: readonly (readonly [string, RegExp])[] = [
   ['bonus_turnover', /update bonuses/],
   ['lock_accounts', /from ledger_accounts where code = any[\s\S]*for update/],
   ['ledger', /insert into ledger_entries/],
-  ['outbox', /insert into outbox/],
   ['begin_commit', /^\s*(begin|commit|rollback)/i],
 ];
 

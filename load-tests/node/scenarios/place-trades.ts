@@ -7,7 +7,8 @@ import { finishScenario, type ScenarioResult, type Thresholds } from '../thresho
  * Trade placement at a fixed arrival rate (autocannon's `overallRate`, the counterpart of k6's
  * constant-arrival-rate), spread round-robin over many fresh accounts and every active pair: $1
  * demo trades of 60 s, each with its own Idempotency-Key, so every request is a real placement
- * (stake hold, pending trade and outbox event in one transaction).
+ * (stake hold and pending trade, which carries its `trades.opened.v1` publish position, in one
+ * transaction).
  */
 
 export interface PlaceTradesOptions {

@@ -70,7 +70,7 @@ export async function createHarness(): Promise<Harness> {
       registry,
       sources: [openedTradesSource(ORDER_PRODUCER), settledTradesSource(SETTLEMENT_PRODUCER)],
     },
-    { pollIntervalMs: 10, batchSize: 1_000, cleanupIntervalMs: 3_600_000 },
+    { pollIntervalMs: 10, batchSize: 1_000 },
   );
   relay.start();
   const settledEvents: EventOf<'trades.settled.v1'>[] = [];
