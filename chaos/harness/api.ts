@@ -1,3 +1,5 @@
+import { ApiClient, fetchTransport, type Answer } from '@updown/api-client';
+
 /**
  * The gateway's public API as the workload sees it. Every answer is classified: `ok` (a 2xx, the op
  * is acknowledged), `refused` (a 4xx that decides the op: it did not happen), or `unknown` (a
@@ -10,64 +12,35 @@ export type Outcome<T> =
   | { readonly kind: 'refused'; readonly status: number; readonly code: string; readonly detail: string }
   | { readonly kind: 'unknown'; readonly reason: string };
 
+/** A request still unanswered after this may yet commit: its outcome is unknown. */
 const REQUEST_TIMEOUT_MS = 15_000;
 
-export interface ApiClient {
-  request<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    options?: { token?: string; body?: unknown; form?: FormData; idempotencyKey?: string },
-  ): Promise<Outcome<T>>;
+/** The shared client over fetch, each request given up after `REQUEST_TIMEOUT_MS`. */
+export function workloadApi(gatewayUrl: string): ApiClient {
+  return new ApiClient(fetchTransport(gatewayUrl, { timeoutMs: REQUEST_TIMEOUT_MS }));
 }
 
-export function createApiClient(baseUrl: string): ApiClient {
-  return {
-    async request<T>(
-      method: 'GET' | 'POST',
-      path: string,
-      options: { token?: string; body?: unknown; form?: FormData; idempotencyKey?: string } = {},
-    ): Promise<Outcome<T>> {
-      const headers: Record<string, string> = {};
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
-      let response: Response;
-      let text: string;
-      try {
-        response = await fetch(`${baseUrl}${path}`, {
-          method,
-          headers,
-          // A form sets its own multipart Content-Type with the boundary.
-          body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-        text = await response.text();
-      } catch (error) {
-        return { kind: 'unknown', reason: describeError(error) };
-      }
-      if (response.status >= 500 || response.status === 429) {
-        return { kind: 'unknown', reason: `${response.status} ${text.slice(0, 200)}` };
-      }
-      if (response.status >= 400) {
-        const body = parseJson(text) as { code?: string; detail?: string } | undefined;
-        return {
-          kind: 'refused',
-          status: response.status,
-          code: body?.code ?? 'UNKNOWN',
-          detail: body?.detail ?? text.slice(0, 200),
-        };
-      }
-      return { kind: 'ok', status: response.status, body: parseJson(text) as T };
-    },
-  };
-}
-
-function parseJson(text: string): unknown {
+/** Sends one request and classifies what came back; nothing back (refused, reset, timed out) is `unknown`. */
+export async function outcomeOf<T>(send: () => Promise<Answer<T>>): Promise<Outcome<T>> {
+  let answer: Answer<T>;
   try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+    answer = await send();
+  } catch (error) {
+    return { kind: 'unknown', reason: describeError(error) };
   }
+  if (answer.status >= 500 || answer.status === 429) {
+    return { kind: 'unknown', reason: `${answer.status} ${answer.text.slice(0, 200)}` };
+  }
+  if (answer.status >= 400) {
+    const problem = answer.body as { code?: string; detail?: string } | undefined;
+    return {
+      kind: 'refused',
+      status: answer.status,
+      code: problem?.code ?? 'UNKNOWN',
+      detail: problem?.detail ?? answer.text.slice(0, 200),
+    };
+  }
+  return { kind: 'ok', status: answer.status, body: answer.body as T };
 }
 
 function describeError(error: unknown): string {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import type { Answer, ApiClient } from '@updown/api-client';
 import { pdfBytes } from '@updown/gateway/testing';
-import { dollars, type ApiClient, type Outcome } from './api';
+import type { BodyOf } from '@updown/schemas/openapi';
+import { dollars, outcomeOf, type Outcome } from './api';
 import { firstDepositBonusCents, type AccountType, type AckedOp, type Direction } from './model';
 
 /**
@@ -36,18 +38,21 @@ export interface TraderState {
 
 export type OpResult = { readonly acked: AckedOp | null; readonly refused?: string };
 
+/** An outcome that decides the op, and whether an attempt before it was unknown. */
+export type Decided<T> = Exclude<Outcome<T>, { kind: 'unknown' }> & { readonly retried: boolean };
+
 /** Sends one request until its outcome is decided (ok or refused). */
 export async function decided<T>(
   ctx: OpContext,
   what: string,
-  send: () => Promise<Outcome<T>>,
-): Promise<Exclude<Outcome<T>, { kind: 'unknown' }>> {
+  send: () => Promise<Answer<T>>,
+): Promise<Decided<T>> {
   const deadline = Date.now() + UNKNOWN_RETRY_DEADLINE_MS;
   let delay = RETRY_DELAY_MS_MIN;
   let lastReason = '';
   for (let attempt = 0; ; attempt++) {
-    const outcome = await send();
-    if (outcome.kind !== 'unknown') return outcome;
+    const outcome = await outcomeOf(send);
+    if (outcome.kind !== 'unknown') return { ...outcome, retried: attempt > 0 };
     if (attempt === 0) ctx.onUnknown(what, outcome.reason);
     lastReason = outcome.reason;
     if (Date.now() > deadline) {
@@ -58,23 +63,13 @@ export async function decided<T>(
   }
 }
 
-interface TradeBody {
-  id: string;
-  entry_price: number;
-  payout_pct: number;
-  amount: number;
-  account_type: AccountType;
-  direction: Direction;
-  pair: string;
-}
-
 export async function placeTrade(
   ctx: OpContext,
   user: TraderState,
   input: { pair: string; direction: Direction; amountCents: number; account: AccountType },
 ): Promise<OpResult> {
   const key = randomUUID();
-  const body = {
+  const body: BodyOf<'/api/trades/place', 'post'> = {
     pair: input.pair,
     direction: input.direction,
     amount: dollars(input.amountCents),
@@ -82,7 +77,7 @@ export async function placeTrade(
     account_type: input.account,
   };
   const outcome = await decided(ctx, `place ${key}`, () =>
-    ctx.api.request<TradeBody>('POST', '/api/trades/place', { token: user.token, body, idempotencyKey: key }),
+    ctx.api.send('post', '/api/trades/place', body, { token: user.token, idempotencyKey: key }),
   );
   if (outcome.kind === 'refused') return { acked: null, refused: `place ${outcome.status} ${outcome.code}` };
   const trade = outcome.body;
@@ -105,11 +100,6 @@ export async function placeTrade(
   };
 }
 
-interface CommandBody {
-  status: 'completed' | 'pending';
-  request: { id: string; status: string } | null;
-}
-
 export async function deposit(
   ctx: OpContext,
   user: TraderState,
@@ -118,11 +108,7 @@ export async function deposit(
   const key = randomUUID();
   const body = { amount: dollars(input.amountCents), account_type: input.account };
   const outcome = await decided(ctx, `deposit ${key}`, () =>
-    ctx.api.request<CommandBody>('POST', '/api/wallet/deposit', {
-      token: user.token,
-      body,
-      idempotencyKey: key,
-    }),
+    ctx.api.send('post', '/api/wallet/deposit', body, { token: user.token, idempotencyKey: key }),
   );
   if (outcome.kind === 'refused')
     return { acked: null, refused: `deposit ${outcome.status} ${outcome.code}` };
@@ -154,13 +140,9 @@ export async function deposit(
 
 export async function withdraw(ctx: OpContext, user: TraderState, amountCents: number): Promise<OpResult> {
   const key = randomUUID();
-  const body = { amount: dollars(amountCents), account_type: 'real' };
+  const body = { amount: dollars(amountCents), account_type: 'real' } as const;
   const outcome = await decided(ctx, `withdraw ${key}`, () =>
-    ctx.api.request<CommandBody>('POST', '/api/wallet/withdraw', {
-      token: user.token,
-      body,
-      idempotencyKey: key,
-    }),
+    ctx.api.send('post', '/api/wallet/withdraw', body, { token: user.token, idempotencyKey: key }),
   );
   if (outcome.kind === 'refused')
     return { acked: null, refused: `withdraw ${outcome.status} ${outcome.code}` };
@@ -186,18 +168,17 @@ export async function decideWithdrawal(
   const request = user.pendingWithdrawals.shift();
   if (!request) throw new Error('no pending withdrawal to decide');
   const wanted = decision === 'approve' ? 'approved' : 'rejected';
-  let retried = false;
-  const outcome = await decided(ctx, `decide ${request.id}`, async () => {
-    const answer = await ctx.api.request<{ status: string }>('POST', `/api/admin/withdrawals/${request.id}`, {
-      token: ctx.adminToken(),
-      body: { action: decision },
-    });
-    if (answer.kind === 'unknown') retried = true;
-    return answer;
-  });
+  const outcome = await decided(ctx, `decide ${request.id}`, () =>
+    ctx.api.send(
+      'post',
+      '/api/admin/withdrawals/{id}',
+      { action: decision },
+      { token: ctx.adminToken(), params: { id: request.id } },
+    ),
+  );
   if (outcome.kind === 'refused') {
     const already = /already (approved|rejected)/.exec(outcome.detail)?.[1];
-    if (!(retried && outcome.code === 'REQUEST_NOT_PENDING' && already === wanted)) {
+    if (!(outcome.retried && outcome.code === 'REQUEST_NOT_PENDING' && already === wanted)) {
       throw new Error(
         `deciding withdrawal ${request.id} (${decision}) refused: ${outcome.code} ${outcome.detail}`,
       );
@@ -220,13 +201,10 @@ export async function decideWithdrawal(
  * unknown first attempt a `NO_ACTIVE_BONUS` refusal means the first attempt did cancel it.
  */
 export async function cancelBonus(ctx: OpContext, user: TraderState): Promise<OpResult> {
-  let retried = false;
-  const outcome = await decided(ctx, `cancel-bonus ${user.userId}`, async () => {
-    const answer = await ctx.api.request('POST', '/api/wallet/cancel-bonus', { token: user.token, body: {} });
-    if (answer.kind === 'unknown') retried = true;
-    return answer;
-  });
-  if (outcome.kind === 'refused' && !(retried && outcome.code === 'NO_ACTIVE_BONUS')) {
+  const outcome = await decided(ctx, `cancel-bonus ${user.userId}`, () =>
+    ctx.api.send('post', '/api/wallet/cancel-bonus', undefined, { token: user.token }),
+  );
+  if (outcome.kind === 'refused' && !(outcome.retried && outcome.code === 'NO_ACTIVE_BONUS')) {
     throw new Error(`cancelling an active bonus refused: ${outcome.code} ${outcome.detail}`);
   }
   user.bonusActive = false;
@@ -249,39 +227,40 @@ export async function verifyIdentity(
       const form = new FormData();
       form.append('kind', kind);
       form.append('file', new Blob([Uint8Array.from(ownDocument(user.userId, kind))]), `${kind}.pdf`);
-      return ctx.api.request('POST', '/api/identity/documents', { token: user.token, form });
+      return ctx.api.send('post', '/api/identity/documents', form, { token: user.token });
     });
     if (outcome.kind === 'refused' && outcome.code !== 'VERIFICATION_LOCKED') {
       throw new Error(`uploading ${kind} for ${user.userId}: ${outcome.code} ${outcome.detail}`);
     }
   }
   const submitted = await decided(ctx, `submit identity ${user.userId}`, () =>
-    ctx.api.request('POST', '/api/identity/submit', {
-      token: user.token,
-      body: { full_name: fullName, date_of_birth: '1990-01-01' },
-    }),
+    ctx.api.send(
+      'post',
+      '/api/identity/submit',
+      { full_name: fullName, date_of_birth: '1990-01-01' },
+      { token: user.token },
+    ),
   );
   if (submitted.kind === 'refused' && submitted.code !== 'VERIFICATION_LOCKED') {
     throw new Error(`submitting identity of ${user.userId}: ${submitted.code} ${submitted.detail}`);
   }
   const queue = await decided(ctx, 'verification queue', () =>
-    ctx.api.request<{ id: string; user_id: string; status: string }[]>(
-      'GET',
-      '/api/admin/verifications?status=all',
-      {
-        token: ctx.adminToken(),
-      },
-    ),
+    ctx.api.send('get', '/api/admin/verifications', undefined, {
+      token: ctx.adminToken(),
+      query: { status: 'all' },
+    }),
   );
   if (queue.kind !== 'ok') throw new Error(`verification queue: ${queue.code}`);
   const submission = queue.body.find((s) => s.user_id === user.userId);
   if (!submission) throw new Error(`no verification submitted by ${user.userId}`);
   if (submission.status === 'verified') return;
   const approved = await decided(ctx, `approve identity ${user.userId}`, () =>
-    ctx.api.request('POST', `/api/admin/verifications/${submission.id}`, {
-      token: ctx.adminToken(),
-      body: { action: 'approve' },
-    }),
+    ctx.api.send(
+      'post',
+      '/api/admin/verifications/{id}',
+      { action: 'approve' },
+      { token: ctx.adminToken(), params: { id: submission.id } },
+    ),
   );
   if (approved.kind === 'refused' && approved.code !== 'VERIFICATION_NOT_PENDING') {
     throw new Error(`approving identity of ${user.userId}: ${approved.code} ${approved.detail}`);

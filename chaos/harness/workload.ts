@@ -1,4 +1,4 @@
-import { createApiClient } from './api';
+import { workloadApi } from './api';
 import type { AckedOp, Direction } from './model';
 import type { Random } from './random';
 import {
@@ -55,7 +55,7 @@ export interface Workload {
 }
 
 export async function startWorkload(options: WorkloadOptions): Promise<Workload> {
-  const api = createApiClient(options.gatewayUrl);
+  const api = workloadApi(options.gatewayUrl);
   const stats: WorkloadStats = { ops: 0, acked: 0, refused: new Map(), unknown: 0, byKind: new Map() };
   const history: AckedOp[] = [];
   const ctxBase = { api, onUnknown: () => void stats.unknown++ };
@@ -72,9 +72,7 @@ export async function startWorkload(options: WorkloadOptions): Promise<Workload>
     for (let u = 0; u < options.usersPerWorker; u++) {
       const email = `chaos.${runId}.${w}.${u}@example.com`;
       const registered = await decided(ctx, `register ${email}`, () =>
-        api.request<{ id: string }>('POST', '/api/auth/register', {
-          body: { name: `Chaos Trader ${w}-${u}`, email, password: PASSWORD },
-        }),
+        api.send('post', '/api/auth/register', { name: `Chaos Trader ${w}-${u}`, email, password: PASSWORD }),
       );
       // A retried registration that had committed answers EMAIL_TAKEN; sign-in then finds the user.
       if (registered.kind === 'refused' && registered.code !== 'EMAIL_TAKEN') {
@@ -82,7 +80,7 @@ export async function startWorkload(options: WorkloadOptions): Promise<Workload>
       }
       const token = await signIn(ctx, email, PASSWORD);
       const me = await decided(ctx, `me ${email}`, () =>
-        api.request<{ id: string }>('GET', '/api/auth/me', { token }),
+        api.send('get', '/api/auth/me', undefined, { token }),
       );
       if (me.kind !== 'ok') throw new Error(`loading ${email}: ${me.code}`);
       await verifyIdentity(ctx, { userId: me.body.id, token }, `Chaos Trader ${w}-${u}`);
@@ -125,7 +123,7 @@ export async function startWorkload(options: WorkloadOptions): Promise<Workload>
 
 async function signIn(ctx: OpContext, email: string, password: string): Promise<string> {
   const login = await decided(ctx, `login ${email}`, () =>
-    ctx.api.request<{ access_token: string }>('POST', '/api/auth/login', { body: { email, password } }),
+    ctx.api.send('post', '/api/auth/login', { email, password }),
   );
   if (login.kind !== 'ok') throw new Error(`signing in ${email}: ${login.code} ${login.detail}`);
   return login.body.access_token;
