@@ -265,6 +265,22 @@ export default tseslint.config(
     },
   },
   {
+    // One order in names with a unit: the unit, then the qualifier (`retryDelayMsMax`,
+    // `EXIT_TICK_AGE_MS_MAX`, `stakeCentsMax`), so names of the same quantity sort together.
+    // Fields that mirror a Prometheus metric keep the metric's order, whose unit is last by
+    // convention (`holdMaxSeconds` for `..._hold_max_seconds`); seconds are not checked. Other
+    // libraries' names are theirs (kafkajs's `maxWaitTimeInMs`, k6's `maxVUs`), and so are
+    // environment variables, which operators set.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'id-match': [
+        'error',
+        '^(?![a-z]\\w*(?:Max|Min)(?:Ms|Cents|Bytes)$)(?![A-Z0-9_]*_(?:MAX|MIN)_(?:MS|CENTS|BYTES)$)(?!(?:max|min)[A-Z]\\w*(?<!In)(?:Ms|Cents|Bytes)$)',
+        { properties: true, onlyDeclarations: false, ignoreDestructuring: false, classFields: true },
+      ],
+    },
+  },
+  {
     // The console runs in the browser. Only the two classic hook rules: the plugin's newer
     // compiler-oriented rules are not part of the house style yet.
     files: ['console/**/*.{ts,tsx}'],

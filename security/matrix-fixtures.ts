@@ -21,7 +21,7 @@ const ADMIN_PASSWORD = `Admin-${randomBytes(6).toString('hex')}`;
 /** Long enough that the minutes the TOTP steps move the clock never expire a principal's token. */
 const ACCESS_TOKEN_TTL_SEC = 3600;
 /** The temporary token lives 5 minutes; one older than this (on the platform clock) is replaced. */
-const TEMPORARY_TOKEN_AGE_MAX_MS = 3 * 60_000;
+const TEMPORARY_TOKEN_AGE_MS_MAX = 3 * 60_000;
 const PRICE_WAIT_MS_MAX = 30_000;
 
 export interface Principals {
@@ -101,7 +101,7 @@ export class MatrixFixtures extends PlatformApi {
   /** C's temporary token from a password login, replaced before it nears its 5-minute expiry. */
   async temporaryToken(): Promise<string> {
     const now = this.clock.now();
-    if (this.temporary === undefined || now - this.temporary.issuedAt > TEMPORARY_TOKEN_AGE_MAX_MS) {
+    if (this.temporary === undefined || now - this.temporary.issuedAt > TEMPORARY_TOKEN_AGE_MS_MAX) {
       const body = await this.login(this.principals.twoFactor);
       if (!body.requires_2fa) throw new Error('the two-factor user signed in without a second factor');
       this.temporary = { token: body.access_token, issuedAt: now };

@@ -239,7 +239,7 @@ async function run(context: BenchContext): Promise<BenchResult> {
         key,
         nowMs: clock.now(),
         batch: RECEIPT_BATCH_MAX,
-        waitMaxMs: 300_000,
+        waitMsMax: 300_000,
       });
       receiptPasses++;
       receipts += pass.issued;

@@ -69,7 +69,7 @@ interface Measurement {
   readonly messageBytes: number;
   /** Beats sent inside the window, and the longest gap between two of them. */
   readonly beats: number;
-  readonly beatGapMaxMs: number;
+  readonly beatGapMsMax: number;
 }
 
 /** Opens every socket through the client processes; returns the seconds it took. */
@@ -208,7 +208,7 @@ async function drive(
       clientCpuPct: (reports.reduce((sum, r) => sum + r.cpuMs, 0) / (size.windowMs + DRAIN_MS)) * 100,
       messageBytes,
       beats: beatGaps.total,
-      beatGapMaxMs: beatGaps.max(),
+      beatGapMsMax: beatGaps.max(),
     };
     log(
       `${label}: ${Math.round(result.ratePerSecond)} msgs/s (${received} of ${expected}, ${result.beats} beats), p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms`,
@@ -267,8 +267,8 @@ async function run(context: BenchContext): Promise<BenchResult> {
         p50_ms: ours.p50,
         max_ms: ours.max,
         dropped_by_buffer_bound: ours.dropped,
-        beats_sent: `${ours.beats} of ${size.windowMs / TICK_INTERVAL_MS} scheduled (longest gap ${ours.beatGapMaxMs} ms)`,
-        bare_beats_sent: `${bare.beats} of ${size.windowMs / TICK_INTERVAL_MS} scheduled (longest gap ${bare.beatGapMaxMs} ms)`,
+        beats_sent: `${ours.beats} of ${size.windowMs / TICK_INTERVAL_MS} scheduled (longest gap ${ours.beatGapMsMax} ms)`,
+        bare_beats_sent: `${bare.beats} of ${size.windowMs / TICK_INTERVAL_MS} scheduled (longest gap ${bare.beatGapMsMax} ms)`,
         server_cpu_pct: pct(ours.serverCpuPct),
         bare_delivered: `${bare.received} of ${bare.expected} expected`,
         bare_p50_ms: bare.p50,

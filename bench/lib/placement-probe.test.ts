@@ -43,11 +43,11 @@ describe('processReadingBetween', () => {
   it('takes windowed gauges from the end scrape and counters as differences', () => {
     expect(reading.cpuSeconds).toBe(2.5);
     expect(reading.loopP99Ms).toBeCloseTo(12, 10);
-    expect(reading.loopMaxMs).toBeCloseTo(41, 10);
+    expect(reading.loopMsMax).toBeCloseTo(41, 10);
     expect(reading.gcByKindMs.minor).toBeCloseTo(20, 6);
     expect(reading.gcByKindMs.major).toBeCloseTo(35, 6);
     expect(reading.gcPauseMs).toBeCloseTo(55, 6);
-    expect(reading.gcPauseMaxMs).toBeCloseTo(30, 10);
+    expect(reading.gcPauseMsMax).toBeCloseTo(30, 10);
   });
 
   it('reads pool waits and the server-side share of slow placements over the window', () => {
@@ -133,7 +133,7 @@ updown_placement_slow_phase_seconds_total{phase="commit"} 0.07
     expect(Object.keys(reading.jobs)).toEqual(['tick retention']);
     const job = reading.jobs['tick retention']!;
     expect(job.runs).toBe(2);
-    expect(job.loopHoldMaxMs).toBeCloseTo(31, 9);
+    expect(job.loopHoldMsMax).toBeCloseTo(31, 9);
     expect(job.loopHoldCpuMs).toBeCloseTo(12, 9);
     // One of the window's two runs was over 2 ms: its p99 lies in the 50 ms bucket.
     expect(job.loopHoldP99Ms).toBe(50);
@@ -166,7 +166,7 @@ updown_job_loop_hold_seconds_bucket{task="tick flush",le="0.005"} 13
 updown_job_loop_hold_seconds_bucket{task="tick flush",le="+Inf"} 13
 `);
     const reading = processReadingBetween({ cpuSeconds: 0, metrics: start }, { cpuSeconds: 1, metrics: end });
-    expect(reading.jobs['tick flush']!.loopHoldMaxMs).toBe(0);
+    expect(reading.jobs['tick flush']!.loopHoldMsMax).toBe(0);
     expect(describeJobsAndSlow(reading)).toContain('tick flush 3× hold max ≤5.0 p99≤5.0 ms');
   });
 });

@@ -36,9 +36,9 @@ export interface ProbeTargets {
 export interface ProcessReading {
   readonly cpuSeconds: number;
   readonly loopP99Ms: number;
-  readonly loopMaxMs: number;
+  readonly loopMsMax: number;
   readonly gcPauseMs: number;
-  readonly gcPauseMaxMs: number;
+  readonly gcPauseMsMax: number;
   /** Pauses by kind, milliseconds. */
   readonly gcByKindMs: Readonly<Record<string, number>>;
   readonly poolCheckouts: number;
@@ -57,11 +57,11 @@ export interface ProcessReading {
 export interface JobReading {
   readonly runs: number;
   /** The longest stretch one run held the event loop (the windowed gauge), and the runs' p99 (histogram bucket bound). */
-  readonly loopHoldMaxMs: number;
+  readonly loopHoldMsMax: number;
   readonly loopHoldP99Ms: number;
   /**
    * The bucket bound every run's hold stayed within: the only maximum left when another scraper
-   * read the windowed gauge during the window (`loopHoldMaxMs` is then 0).
+   * read the windowed gauge during the window (`loopHoldMsMax` is then 0).
    */
   readonly loopHoldMaxBoundMs: number;
   /** The CPU time of the longest hold: its wall time less the process's waits for a core. */
@@ -134,9 +134,9 @@ export function processReadingBetween(
     slowPlacements: { count: slowCount, meanPhaseMs },
     cpuSeconds: end.cpuSeconds - start.cpuSeconds,
     loopP99Ms: promSum(end.metrics, 'updown_event_loop_delay_seconds', { quantile: '0.99' }) * 1000,
-    loopMaxMs: promSum(end.metrics, 'updown_event_loop_delay_seconds', { quantile: '1' }) * 1000,
+    loopMsMax: promSum(end.metrics, 'updown_event_loop_delay_seconds', { quantile: '1' }) * 1000,
     gcPauseMs: Object.values(gcByKindMs).reduce((a, b) => a + b, 0),
-    gcPauseMaxMs: promSum(end.metrics, 'updown_gc_pause_max_seconds') * 1000,
+    gcPauseMsMax: promSum(end.metrics, 'updown_gc_pause_max_seconds') * 1000,
     gcByKindMs,
     poolCheckouts: checkouts,
     poolWaitMeanMs:
@@ -162,7 +162,7 @@ export function jobsBetween(
     const held = (name: string) => promSum(end, name, labels) - promSum(start, name, labels);
     jobs[job] = {
       runs,
-      loopHoldMaxMs: promSum(end, 'updown_job_loop_hold_max_seconds', labels) * 1000,
+      loopHoldMsMax: promSum(end, 'updown_job_loop_hold_max_seconds', labels) * 1000,
       loopHoldCpuMs: promSum(end, 'updown_job_loop_hold_cpu_max_seconds', labels) * 1000,
       loopHoldP99Ms: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 0.99),
       loopHoldMaxBoundMs: quantileBoundMs(start, end, 'updown_job_loop_hold_seconds', job, 1),
@@ -205,10 +205,10 @@ function quantileBoundMs(
 export function describeJobsAndSlow(p: ProcessReading): string {
   const round = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(ms < 10 ? 1 : 0) : 'inf');
   const jobs = Object.entries(p.jobs)
-    .sort(([, a], [, b]) => b.loopHoldMaxMs - a.loopHoldMaxMs)
+    .sort(([, a], [, b]) => b.loopHoldMsMax - a.loopHoldMsMax)
     .map(
       ([job, j]) =>
-        `${job} ${j.runs}× hold max ${j.loopHoldMaxMs > 0 ? `${round(j.loopHoldMaxMs)} (cpu ${round(j.loopHoldCpuMs)})` : `≤${round(j.loopHoldMaxBoundMs)}`} p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
+        `${job} ${j.runs}× hold max ${j.loopHoldMsMax > 0 ? `${round(j.loopHoldMsMax)} (cpu ${round(j.loopHoldCpuMs)})` : `≤${round(j.loopHoldMaxBoundMs)}`} p99≤${round(j.loopHoldP99Ms)} ms conn ${round(j.connectionHoldMs)} ms`,
     );
   const phases = Object.entries(p.slowPlacements.meanPhaseMs)
     .map(([phase, ms]) => `${phase} ${round(ms)}`)

@@ -130,8 +130,8 @@ export function describeStalls(reading: ProbeReading): string {
       .map(([kind, ms]) => `${kind} ${Math.round(ms)}`)
       .join(', ');
     return (
-      `${name}: loop p99 ${fixed(p.loopP99Ms)} ms max ${fixed(p.loopMaxMs)} ms, ` +
-      `GC ${fixed(p.gcPauseMs)} ms (${kinds ? `${kinds}; ` : ''}longest ${fixed(p.gcPauseMaxMs)} ms), ` +
+      `${name}: loop p99 ${fixed(p.loopP99Ms)} ms max ${fixed(p.loopMsMax)} ms, ` +
+      `GC ${fixed(p.gcPauseMs)} ms (${kinds ? `${kinds}; ` : ''}longest ${fixed(p.gcPauseMsMax)} ms), ` +
       `pool waits mean ${fixed(p.poolWaitMeanMs, 2)} ms, ${p.poolWaitsOver5ms} over 5 ms${served}` +
       describeJobsAndSlow(p)
     );

@@ -134,7 +134,7 @@ export async function startPlatform(
       logger,
       registry,
       intervalMs: config.RECEIPT_INTERVAL_MS,
-      waitMaxMs: config.RECEIPT_WAIT_MAX_MS,
+      waitMsMax: config.RECEIPT_WAIT_MAX_MS,
     });
     stopLater('receipts', () => receipts.stop());
 

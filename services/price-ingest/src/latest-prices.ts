@@ -21,8 +21,8 @@ export interface LatestPrice {
 
 export interface LatestPrices {
   get(pair: string): LatestPrice | undefined;
-  /** True when the pair has a price no older than `PRICE_STALE_AFTER_MS` (or `maxAgeMs`). */
-  isFresh(pair: string, maxAgeMs?: number): boolean;
+  /** True when the pair has a price no older than `PRICE_STALE_AFTER_MS` (or `ageMsMax`). */
+  isFresh(pair: string, ageMsMax?: number): boolean;
   stop(): Promise<void>;
 }
 
@@ -91,9 +91,9 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   };
   return {
     get,
-    isFresh(pair, maxAgeMs = PRICE_STALE_AFTER_MS) {
+    isFresh(pair, ageMsMax = PRICE_STALE_AFTER_MS) {
       const latest = get(pair);
-      return latest !== undefined && latest.ageMs <= maxAgeMs;
+      return latest !== undefined && latest.ageMs <= ageMsMax;
     },
     stop: () => subscription.close(),
   };

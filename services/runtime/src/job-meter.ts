@@ -12,7 +12,7 @@ import { HistogramCounts, serveScraped } from './scraped-histogram';
 export interface JobRun {
   readonly job: string;
   /** The longest stretch of the job's own synchronous work with no turn of the loop in between. */
-  readonly loopHoldMaxMs: number;
+  readonly loopHoldMsMax: number;
   /**
    * The CPU time of that longest stretch (`process.cpuUsage`, every thread of the process): on a
    * machine whose cores are shared, a stretch's wall time also counts the time the process waited
@@ -33,7 +33,7 @@ interface Measuring {
   stretchCpuMs: number;
   /** `drain` when the last slice ended: a slice can continue it only within the same drain. */
   lastSliceDrain: number;
-  loopHoldMaxMs: number;
+  loopHoldMsMax: number;
   loopHoldCpuMs: number;
   syncMs: number;
   connectionHoldMs: number;
@@ -121,8 +121,8 @@ function closeSlice(endMs: number): void {
     drainEndQueued = true;
     queueMicrotask(queueEndDrain);
   }
-  if (run.stretchMs > run.loopHoldMaxMs) {
-    run.loopHoldMaxMs = run.stretchMs;
+  if (run.stretchMs > run.loopHoldMsMax) {
+    run.loopHoldMsMax = run.stretchMs;
     run.loopHoldCpuMs = run.stretchCpuMs;
   }
 }
@@ -151,7 +151,7 @@ export function meterJob<T>(job: string, task: () => Promise<T>): Promise<T> {
     stretchMs: 0,
     stretchCpuMs: 0,
     lastSliceDrain: -1,
-    loopHoldMaxMs: 0,
+    loopHoldMsMax: 0,
     loopHoldCpuMs: 0,
     syncMs: 0,
     connectionHoldMs: 0,
@@ -182,7 +182,7 @@ function finish(run: Measuring): void {
   }
   const done: JobRun = {
     job: run.job,
-    loopHoldMaxMs: run.loopHoldMaxMs,
+    loopHoldMsMax: run.loopHoldMsMax,
     loopHoldCpuMs: run.loopHoldCpuMs,
     syncMs: run.syncMs,
     connectionHoldMs: run.connectionHoldMs,
@@ -347,7 +347,7 @@ export function registerJobMetrics(registry: Registry): () => void {
       all.push(job);
     }
     job.runs++;
-    const holdSeconds = run.loopHoldMaxMs / 1000;
+    const holdSeconds = run.loopHoldMsMax / 1000;
     job.hold.observe(holdSeconds);
     // The gauges' values are read once: the next scrape's maximum starts afresh.
     if (job.holdMaxSeconds === undefined || holdSeconds >= job.holdMaxSeconds) {

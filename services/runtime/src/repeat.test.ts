@@ -177,7 +177,7 @@ describe('repeatEvery metering', () => {
     const { onJobRun } = await import('./job-meter');
     const clock = new ManualClock(0);
     const { logger } = recordingLogger();
-    const runs: Array<{ job: string; loopHoldMaxMs: number }> = [];
+    const runs: Array<{ job: string; loopHoldMsMax: number }> = [];
     const stop = onJobRun((run) => runs.push(run));
     const repeating = repeatEvery({
       clock,
@@ -196,6 +196,6 @@ describe('repeatEvery metering', () => {
     await repeating.stop();
     stop();
     expect(runs.map((r) => r.job)).toEqual(['spin']);
-    expect(runs[0]!.loopHoldMaxMs).toBeGreaterThanOrEqual(5);
+    expect(runs[0]!.loopHoldMsMax).toBeGreaterThanOrEqual(5);
   });
 });

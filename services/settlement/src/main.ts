@@ -49,7 +49,7 @@ runStandalone({
       logger,
       registry,
       intervalMs: config.RECEIPT_INTERVAL_MS,
-      waitMaxMs: config.RECEIPT_WAIT_MAX_MS,
+      waitMsMax: config.RECEIPT_WAIT_MAX_MS,
     });
     return {
       async stop() {

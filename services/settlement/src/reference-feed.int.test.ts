@@ -148,7 +148,7 @@ describe('settlement against a reference feed', () => {
     const key = generateSigningKey();
     await signCheckpoints(h.db, key, h.clock);
     await settledTradesReadable(h.db, [row.id]);
-    await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
+    await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: 300_000 });
     const found = await loadReceipt(h.db, row.id);
     if (found.status !== 'issued') throw new Error(`no receipt: ${found.status}`);
     const { receipt } = found.document;

@@ -147,11 +147,11 @@ export function toxicityView(row: ToxicityRow): ToxicityScore {
 
 export function limitsView(caps: TraderCaps | undefined): TraderLimits | null {
   if (!caps) return null;
-  return { max_open_stake: dollars(caps.maxOpenStakeCents), max_open_trades: caps.maxOpenTrades };
+  return { max_open_stake: dollars(caps.openStakeCentsMax), max_open_trades: caps.openTradesMax };
 }
 
 function defaultsView(caps: TraderCaps): TraderRiskDefaults {
-  return { max_open_stake: dollars(caps.maxOpenStakeCents), max_open_trades: caps.maxOpenTrades };
+  return { max_open_stake: dollars(caps.openStakeCentsMax), max_open_trades: caps.openTradesMax };
 }
 
 /** The start of the current UTC day: the Risk tab's "today". */
@@ -324,8 +324,8 @@ export function adminRiskRoutes(deps: {
       },
       async (request) => {
         const caps: TraderCaps = {
-          maxOpenStakeCents: cents(request.body.max_open_stake),
-          maxOpenTrades: request.body.max_open_trades,
+          openStakeCentsMax: cents(request.body.max_open_stake),
+          openTradesMax: request.body.max_open_trades,
         };
         return db.transaction().execute(async (trx) => {
           const before = await lockTraderDefaults(trx);
@@ -358,28 +358,28 @@ export function adminRiskRoutes(deps: {
       async (request) => {
         const userId = request.params.id;
         const caps: TraderCaps = {
-          maxOpenStakeCents: cents(request.body.max_open_stake),
-          maxOpenTrades: request.body.max_open_trades,
+          openStakeCentsMax: cents(request.body.max_open_stake),
+          openTradesMax: request.body.max_open_trades,
         };
         return db.transaction().execute(async (trx) => {
           if (!(await findUserById(trx, userId))) throw new NotFound('User not found');
           const defaults = await lockTraderDefaults(trx);
           if (
-            caps.maxOpenStakeCents !== null &&
-            defaults.maxOpenStakeCents !== null &&
-            caps.maxOpenStakeCents > defaults.maxOpenStakeCents
+            caps.openStakeCentsMax !== null &&
+            defaults.openStakeCentsMax !== null &&
+            caps.openStakeCentsMax > defaults.openStakeCentsMax
           ) {
             throw new InvalidRiskSettings(
-              `A trader's cap can only be lower than the default (open stake ${dollarsText(defaults.maxOpenStakeCents)})`,
+              `A trader's cap can only be lower than the default (open stake ${dollarsText(defaults.openStakeCentsMax)})`,
             );
           }
           if (
-            caps.maxOpenTrades !== null &&
-            defaults.maxOpenTrades !== null &&
-            caps.maxOpenTrades > defaults.maxOpenTrades
+            caps.openTradesMax !== null &&
+            defaults.openTradesMax !== null &&
+            caps.openTradesMax > defaults.openTradesMax
           ) {
             throw new InvalidRiskSettings(
-              `A trader's cap can only be lower than the default (${defaults.maxOpenTrades} open trades)`,
+              `A trader's cap can only be lower than the default (${defaults.openTradesMax} open trades)`,
             );
           }
           const before = (await traderLimitsOf(trx, [userId])).get(userId);

@@ -182,7 +182,7 @@ async function authContext(
       throttle: {
         freeFailures: config.AUTH_FREE_FAILURES,
         delayBaseMs: config.AUTH_DELAY_BASE_SEC * 1000,
-        delayMaxMs: config.AUTH_DELAY_MAX_SEC * 1000,
+        delayMsMax: config.AUTH_DELAY_MAX_SEC * 1000,
         addressFailuresMax: config.AUTH_ADDRESS_MAX_FAILURES,
         accountFailuresMax: config.AUTH_ACCOUNT_MAX_FAILURES,
         windowMs: config.AUTH_THROTTLE_WINDOW_SEC * 1000,

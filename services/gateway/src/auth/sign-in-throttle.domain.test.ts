@@ -19,7 +19,7 @@ const T0 = 1_767_614_400_000;
 const POLICY: ThrottlePolicy = {
   freeFailures: 3,
   delayBaseMs: SEC,
-  delayMaxMs: 15 * MIN,
+  delayMsMax: 15 * MIN,
   addressFailuresMax: 100,
   accountFailuresMax: 20,
   windowMs: HOUR,

@@ -13,7 +13,7 @@ export interface ThrottlePolicy {
   readonly freeFailures: number;
   /** The wait after the first failure past the free ones; it doubles with each further failure. */
   readonly delayBaseMs: number;
-  readonly delayMaxMs: number;
+  readonly delayMsMax: number;
   /** Failures from one address, across all accounts, at which that address is refused. */
   readonly addressFailuresMax: number;
   /** Failures of one account, across all addresses, at which unknown addresses need the extra step. */
@@ -78,7 +78,7 @@ export function failureDelayMs(failures: number, policy: ThrottlePolicy): number
   const past = failures - policy.freeFailures;
   if (past <= 0) return 0;
   const doublings = Math.min(past - 1, DOUBLINGS_MAX);
-  return Math.min(policy.delayMaxMs, policy.delayBaseMs * 2 ** doublings);
+  return Math.min(policy.delayMsMax, policy.delayBaseMs * 2 ** doublings);
 }
 
 /** When this account may next be tried from this address (epoch ms); null if at once. */

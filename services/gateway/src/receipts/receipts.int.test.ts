@@ -102,7 +102,7 @@ async function tradeOf(
   if (options.receipt !== false) {
     await signCheckpoints(database.db, key, harness.clock);
     await settledTradesReadable(database.db, [id]);
-    await issueReceipts(database.db, { key, nowMs: harness.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
+    await issueReceipts(database.db, { key, nowMs: harness.clock.now(), batch: 1_000, waitMsMax: 300_000 });
   }
   return id;
 }

@@ -164,7 +164,7 @@ describe("a trader's caps under concurrent placements", () => {
     const [user] = await traders(1, 1_000_000);
     await database.db
       .transaction()
-      .execute((trx) => writeTraderDefaults(trx, { maxOpenStakeCents: null, maxOpenTrades: 7 }));
+      .execute((trx) => writeTraderDefaults(trx, { openStakeCentsMax: null, openTradesMax: 7 }));
     try {
       const results = await placeAll(
         Array.from({ length: 50 }, () => real(user!, 'GBPUSD', 500)),
@@ -175,7 +175,7 @@ describe("a trader's caps under concurrent placements", () => {
 
       await database.db
         .transaction()
-        .execute((trx) => writeTraderDefaults(trx, { maxOpenStakeCents: 10_000, maxOpenTrades: null }));
+        .execute((trx) => writeTraderDefaults(trx, { openStakeCentsMax: 10_000, openTradesMax: null }));
       // $35 open; $65 more fits as thirteen $5 trades.
       const more = await placeAll(
         Array.from({ length: 40 }, () => real(user!, 'GBPUSD', 500)),
@@ -190,7 +190,7 @@ describe("a trader's caps under concurrent placements", () => {
     } finally {
       await database.db
         .transaction()
-        .execute((trx) => writeTraderDefaults(trx, { maxOpenStakeCents: null, maxOpenTrades: null }));
+        .execute((trx) => writeTraderDefaults(trx, { openStakeCentsMax: null, openTradesMax: null }));
     }
   });
 });

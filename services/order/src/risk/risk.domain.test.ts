@@ -167,14 +167,14 @@ describe('the caps of a real placement', () => {
 
   it("checks the suspension first, then the trader's open trades, open stake, then the pair's exposure", () => {
     const everything = risk({ capCents: { UP: 0, DOWN: 0 } }, EMPTY_BOOK, 'breaker');
-    const trader = { openTrades: 3, openStakeCents: 9_000, maxOpenTrades: 3, maxOpenStakeCents: 9_500 };
+    const trader = { openTrades: 3, openStakeCents: 9_000, openTradesMax: 3, openStakeCentsMax: 9_500 };
     expect(codeOf(() => checkRealPlacement('X', everything, trader, trade(1_000)))).toBe('PAIR_SUSPENDED');
     const open = risk({ capCents: { UP: 0, DOWN: 0 } });
     expect(codeOf(() => checkRealPlacement('X', open, trader, trade(1_000)))).toBe('OPEN_TRADES_CAP_REACHED');
-    expect(codeOf(() => checkRealPlacement('X', open, { ...trader, maxOpenTrades: 4 }, trade(1_000)))).toBe(
+    expect(codeOf(() => checkRealPlacement('X', open, { ...trader, openTradesMax: 4 }, trade(1_000)))).toBe(
       'OPEN_STAKE_CAP_REACHED',
     );
-    expect(codeOf(() => checkRealPlacement('X', open, { ...trader, maxOpenTrades: 4 }, trade(500)))).toBe(
+    expect(codeOf(() => checkRealPlacement('X', open, { ...trader, openTradesMax: 4 }, trade(500)))).toBe(
       'EXPOSURE_CAP_REACHED',
     );
   });
@@ -193,14 +193,14 @@ describe('a batch of placements under the caps', () => {
   function state(risk: PairRisk, users: string[]): BatchState<never> {
     return {
       now: NOW,
-      maxStakeCents: 1_000_000,
+      stakeCentsMax: 1_000_000,
       balances: new Map(users.map((u) => [u, { real: 1_000_000, bonus: 0, demo: 1_000_000 }])),
       pairs: new Map([['BTCUSDT', { symbol: 'BTCUSDT', active: true, payoutPct: 80 }]]),
       latestTicks: new Map([['BTCUSDT', { price: 100, atMs: NOW, tickId: null }]]),
       activeBonusCents: new Map<string, number>(),
       committed: new Map<string, never>(),
       risk: new Map([['BTCUSDT', risk]]),
-      traders: new Map(users.map((u) => [u, { ...UNCAPPED_TRADER, maxOpenTrades: 2 }])),
+      traders: new Map(users.map((u) => [u, { ...UNCAPPED_TRADER, openTradesMax: 2 }])),
     };
   }
   const placement = (userId: string, more: Partial<BatchPlacement> = {}): BatchPlacement => ({

@@ -60,15 +60,15 @@ export interface PairRisk {
 export interface TraderRisk {
   readonly openTrades: number;
   readonly openStakeCents: number;
-  readonly maxOpenTrades: number | null;
-  readonly maxOpenStakeCents: number | null;
+  readonly openTradesMax: number | null;
+  readonly openStakeCentsMax: number | null;
 }
 
 export const UNCAPPED_TRADER: TraderRisk = {
   openTrades: 0,
   openStakeCents: 0,
-  maxOpenTrades: null,
-  maxOpenStakeCents: null,
+  openTradesMax: null,
+  openStakeCentsMax: null,
 };
 
 export function opposite(direction: Direction): Direction {
@@ -183,14 +183,14 @@ export function checkRealPlacement(
   trade: { direction: Direction; amountCents: number; payoutPct: number },
 ): void {
   if (risk.suspendedReason !== null) throw new PairSuspended(pair);
-  if (trader.maxOpenTrades !== null && trader.openTrades + 1 > trader.maxOpenTrades) {
-    throw new OpenTradesCapReached(trader.maxOpenTrades);
+  if (trader.openTradesMax !== null && trader.openTrades + 1 > trader.openTradesMax) {
+    throw new OpenTradesCapReached(trader.openTradesMax);
   }
   if (
-    trader.maxOpenStakeCents !== null &&
-    trader.openStakeCents + trade.amountCents > trader.maxOpenStakeCents
+    trader.openStakeCentsMax !== null &&
+    trader.openStakeCents + trade.amountCents > trader.openStakeCentsMax
   ) {
-    throw new OpenStakeCapReached(trader.maxOpenStakeCents);
+    throw new OpenStakeCapReached(trader.openStakeCentsMax);
   }
   const cap = risk.settings.capCents[trade.direction];
   if (cap !== null && exposureCents(withTrade(risk.book, trade), trade.direction) > cap) {

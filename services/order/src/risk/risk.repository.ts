@@ -460,25 +460,25 @@ export async function resumePair(
 }
 
 export interface TraderCaps {
-  readonly maxOpenStakeCents: number | null;
-  readonly maxOpenTrades: number | null;
+  readonly openStakeCentsMax: number | null;
+  readonly openTradesMax: number | null;
 }
 
 export async function readTraderDefaults(db: Kysely<Database> | Transaction<Database>): Promise<TraderCaps> {
   const row = await db.selectFrom('risk_settings').selectAll().executeTakeFirstOrThrow();
-  return { maxOpenStakeCents: row.trader_max_open_stake_cents, maxOpenTrades: row.trader_max_open_trades };
+  return { openStakeCentsMax: row.trader_max_open_stake_cents, openTradesMax: row.trader_max_open_trades };
 }
 
 /** The default caps, locked: a trader's own caps are checked against the defaults they end up under. */
 export async function lockTraderDefaults(trx: Transaction<Database>): Promise<TraderCaps> {
   const row = await trx.selectFrom('risk_settings').selectAll().forUpdate().executeTakeFirstOrThrow();
-  return { maxOpenStakeCents: row.trader_max_open_stake_cents, maxOpenTrades: row.trader_max_open_trades };
+  return { openStakeCentsMax: row.trader_max_open_stake_cents, openTradesMax: row.trader_max_open_trades };
 }
 
 export async function writeTraderDefaults(trx: Transaction<Database>, caps: TraderCaps): Promise<TraderCaps> {
   await trx
     .updateTable('risk_settings')
-    .set({ trader_max_open_stake_cents: caps.maxOpenStakeCents, trader_max_open_trades: caps.maxOpenTrades })
+    .set({ trader_max_open_stake_cents: caps.openStakeCentsMax, trader_max_open_trades: caps.openTradesMax })
     .execute();
   return caps;
 }
@@ -497,7 +497,7 @@ export async function traderLimitsOf(
   return new Map(
     rows.map((r) => [
       r.user_id,
-      { maxOpenStakeCents: r.max_open_stake_cents, maxOpenTrades: r.max_open_trades },
+      { openStakeCentsMax: r.max_open_stake_cents, openTradesMax: r.max_open_trades },
     ]),
   );
 }
@@ -508,11 +508,11 @@ export async function writeTraderLimits(
   userId: string,
   caps: TraderCaps,
 ): Promise<void> {
-  if (caps.maxOpenStakeCents === null && caps.maxOpenTrades === null) {
+  if (caps.openStakeCentsMax === null && caps.openTradesMax === null) {
     await trx.deleteFrom('risk_trader_limits').where('user_id', '=', userId).execute();
     return;
   }
-  const values = { max_open_stake_cents: caps.maxOpenStakeCents, max_open_trades: caps.maxOpenTrades };
+  const values = { max_open_stake_cents: caps.openStakeCentsMax, max_open_trades: caps.openTradesMax };
   await trx
     .insertInto('risk_trader_limits')
     .values({ user_id: userId, ...values })

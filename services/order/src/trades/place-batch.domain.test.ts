@@ -22,7 +22,7 @@ function state(
 ): BatchState<PlacementTerms> {
   return {
     now,
-    maxStakeCents: 500_000,
+    stakeCentsMax: 500_000,
     balances: new Map(Object.entries(balances)),
     pairs: new Map([
       ['BTCUSDT', { symbol: 'BTCUSDT', active: true, payoutPct: 80 }],

@@ -38,7 +38,7 @@ export type LatestTick = NonNullable<PlacementState['latestTick']>;
 export interface BatchState<Prior extends PlacementTerms> {
   /** The instant the batch is accepted at, read once its locks are held. */
   readonly now: number;
-  readonly maxStakeCents: number;
+  readonly stakeCentsMax: number;
   /** Each user's balances as locked; every user of the batch has an entry. */
   readonly balances: ReadonlyMap<string, PlacementState['balances']>;
   /** The known pairs among the batch's; a pair absent here does not exist. */
@@ -120,7 +120,7 @@ export function decideBatch<Prior extends PlacementTerms>(
         {
           pair: state.pairs.get(placement.pair),
           latestTick: state.latestTicks.get(placement.pair),
-          maxStakeCents: state.maxStakeCents,
+          stakeCentsMax: state.stakeCentsMax,
           balances,
           activeBonusCents: state.activeBonusCents.get(placement.userId),
           risk: books.get(placement.pair),

@@ -17,7 +17,7 @@ const now = Date.UTC(2026, 10, 21, 12, 0, 0);
 const state: PlacementState = {
   pair: { symbol: 'BTCUSDT', active: true, payoutPct: 80 },
   latestTick: { price: 97_123.45, atMs: now - 300, tickId: 42 },
-  maxStakeCents: 500_000,
+  stakeCentsMax: 500_000,
   balances: { real: 5_000, bonus: 10_000, demo: 1_000_000 },
   activeBonusCents: undefined,
 };

@@ -56,7 +56,7 @@ export interface PlacementState {
         readonly reference?: TickReference;
       }
     | undefined;
-  readonly maxStakeCents: number;
+  readonly stakeCentsMax: number;
   readonly balances: { readonly real: number; readonly bonus: number; readonly demo: number };
   /** The credited amount of the user's active bonus, if one is active. */
   readonly activeBonusCents: number | undefined;
@@ -137,8 +137,8 @@ export function decidePlacement(state: PlacementState, command: PlaceTradeComman
   if (!Number.isSafeInteger(command.amountCents) || command.amountCents <= 0) throw new InvalidAmount();
   if (command.amountCents < MIN_STAKE_CENTS)
     throw new StakeOutOfBounds(`Minimum trade amount is ${dollars(MIN_STAKE_CENTS)}`);
-  if (command.amountCents > state.maxStakeCents) {
-    throw new StakeOutOfBounds(`Maximum trade amount is ${dollars(state.maxStakeCents)}`);
+  if (command.amountCents > state.stakeCentsMax) {
+    throw new StakeOutOfBounds(`Maximum trade amount is ${dollars(state.stakeCentsMax)}`);
   }
   if (!(TRADE_DURATIONS_SEC as readonly number[]).includes(command.durationSec)) throw new InvalidDuration();
   if (!state.pair) throw new PairNotTradable(command.pair, 'unknown');

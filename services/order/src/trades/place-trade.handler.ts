@@ -293,7 +293,7 @@ async function readBatchState(
   }
   return {
     now: deps.clock.now(),
-    maxStakeCents: context.maxStakeCents,
+    stakeCentsMax: context.stakeCentsMax,
     balances,
     pairs,
     latestTicks,

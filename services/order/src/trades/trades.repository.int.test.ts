@@ -38,7 +38,7 @@ async function load(symbol: string, userId: string) {
     .execute((trx) => loadPlacementContext(trx, [symbol], [userId]));
   return {
     pair: context.pairs.get(symbol),
-    maxStakeCents: context.maxStakeCents,
+    stakeCentsMax: context.stakeCentsMax,
     activeBonusCents: context.activeBonusCents.get(userId),
   };
 }
@@ -48,7 +48,7 @@ describe('loadPlacementContext', () => {
     const userId = await newUser();
     expect(await load('BTCUSDT', userId)).toEqual({
       pair: { symbol: 'BTCUSDT', active: true, payout_pct: 80 },
-      maxStakeCents: 500_000,
+      stakeCentsMax: 500_000,
       activeBonusCents: undefined,
     });
   });
@@ -69,7 +69,7 @@ describe('loadPlacementContext', () => {
   it('takes the current stake ceiling from the platform settings', async () => {
     const userId = await newUser();
     await sql`update platform_settings set max_stake_cents = 12345`.execute(database.db);
-    expect((await load('BTCUSDT', userId)).maxStakeCents).toBe(12_345);
+    expect((await load('BTCUSDT', userId)).stakeCentsMax).toBe(12_345);
     await sql`update platform_settings set max_stake_cents = 500000`.execute(database.db);
   });
 
@@ -98,7 +98,7 @@ describe('loadPlacementContext', () => {
         [c, 9_000],
       ]),
     );
-    expect(context.maxStakeCents).toBe(500_000);
+    expect(context.stakeCentsMax).toBe(500_000);
   });
 
   it('keys each user by the id as the caller spelled it, so an upper-case id still finds its bonus', async () => {

@@ -127,7 +127,7 @@ const keyOf = (k: KeyedPlacement) => k.idempotencyKey;
 export interface PlacementContext {
   /** The known pairs among those asked for; an unknown pair is absent. */
   readonly pairs: ReadonlyMap<string, { symbol: string; active: boolean; payout_pct: number }>;
-  readonly maxStakeCents: number;
+  readonly stakeCentsMax: number;
   /** The credited amount of each user's active bonus; a user without one is absent. */
   readonly activeBonusCents: ReadonlyMap<string, number>;
   /** Each user's open real trades and the caps on them, for the users with a cap (README "Risk controls"). */
@@ -153,7 +153,7 @@ function placementContextQuery(symbols: readonly string[], userIds: readonly str
   const pair = pairTermsColumns(sql.ref<string>('p.symbol'));
   return sql<ContextRow>`
     select 'settings' as kind, null::text as key, null::boolean as pair_active,
-           null::numeric as pair_payout_pct, ${stake.maxStakeCents}::bigint as cents,
+           null::numeric as pair_payout_pct, ${stake.stakeCentsMax}::bigint as cents,
            null::bigint as max_stake, null::integer as max_trades, null::bigint as open_trades,
            null::bigint as open_stake
     union all
@@ -249,13 +249,13 @@ export async function loadPlacementContext(
         traders.set(row.key, {
           openTrades: Number(row.open_trades),
           openStakeCents: Number(row.open_stake ?? 0),
-          maxOpenTrades: row.max_trades,
-          maxOpenStakeCents: row.max_stake,
+          openTradesMax: row.max_trades,
+          openStakeCentsMax: row.max_stake,
         });
       }
     }
   }
-  return { pairs, maxStakeCents: settings.cents, activeBonusCents, traders };
+  return { pairs, stakeCentsMax: settings.cents, activeBonusCents, traders };
 }
 
 export interface NewTrade {

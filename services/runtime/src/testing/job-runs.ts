@@ -7,5 +7,5 @@ import type { JobRun } from '../job-meter';
  * hold itself is at most the smaller of the two.
  */
 export function holdBoundMs(run: JobRun): number {
-  return Math.min(run.loopHoldMaxMs, run.loopHoldCpuMs);
+  return Math.min(run.loopHoldMsMax, run.loopHoldCpuMs);
 }

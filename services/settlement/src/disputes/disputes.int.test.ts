@@ -47,7 +47,7 @@ async function settledWithReceipt(accountType: 'demo' | 'real' = 'demo') {
   await waitFor(async () => (await h.trade(trade.id)).status !== 'pending', 'settlement');
   await settledTradesReadable(h.db, [trade.id]);
   await signCheckpoints(h.db, key, h.clock);
-  await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: 300_000 });
+  await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: 300_000 });
   return { user, trade: await h.trade(trade.id) };
 }
 

@@ -36,14 +36,14 @@ export interface IssueReceiptsOptions {
   readonly nowMs: number;
   readonly batch: number;
   /** How long after settlement a receipt may wait for its proof before it counts as overdue. */
-  readonly waitMaxMs: number;
+  readonly waitMsMax: number;
 }
 
 export interface IssuedReceipts {
   readonly issued: number;
   /** Trades whose receipt cannot be proven yet (no checkpoint, or no tick after the expiry): in the backlog. */
   readonly waiting: number;
-  /** Of the waiting, those settled `waitMaxMs` ago or more: a feed that stopped at their expiry, or no checkpoints. */
+  /** Of the waiting, those settled `waitMsMax` ago or more: a feed that stopped at their expiry, or no checkpoints. */
   readonly overdue: number;
   /**
    * Trades that entered or settled on ticks stored before the chain existed: no receipt could prove
@@ -148,7 +148,7 @@ export async function issueReceipts(
     );
     const last = fresh[fresh.length - 1];
     if (last) await moveCursor(trx, RECEIPTS_CURSOR, last.position);
-    const overdue = waiting.filter((t) => receiptOverdue(t.settled_at_ms, options.nowMs, options.waitMaxMs));
+    const overdue = waiting.filter((t) => receiptOverdue(t.settled_at_ms, options.nowMs, options.waitMsMax));
     return { issued: issued.length, waiting: waiting.length, overdue: overdue.length, skipped };
   });
 }

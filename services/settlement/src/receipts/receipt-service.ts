@@ -19,7 +19,7 @@ export interface ReceiptIssuerDeps {
   /** How often the issuer looks for settled trades whose checkpoint is signed. */
   readonly intervalMs: number;
   /** How long a receipt may wait for its proof (a dead feed) before its wait is logged as overdue. */
-  readonly waitMaxMs: number;
+  readonly waitMsMax: number;
   /** Passes one run makes while each finds a full batch. */
   readonly passesMax?: number;
 }
@@ -47,7 +47,7 @@ export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssue
         key: deps.key,
         nowMs: deps.clock.now(),
         batch: RECEIPT_BATCH_MAX,
-        waitMaxMs: deps.waitMaxMs,
+        waitMsMax: deps.waitMsMax,
       });
       total.issued += result.issued;
       total.skipped += result.skipped;
@@ -62,7 +62,7 @@ export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssue
       overdueLogged = total.overdue;
       if (total.overdue > 0) {
         deps.logger.warn(
-          { overdue: total.overdue, waitMaxMs: deps.waitMaxMs },
+          { overdue: total.overdue, waitMsMax: deps.waitMsMax },
           'receipts still wait for a tick after their expiry or a checkpoint; they are issued once the chain proves them',
         );
       }

@@ -106,9 +106,9 @@ export function receiptReady(evidence: ReceiptEvidence): boolean {
   );
 }
 
-/** Whether a receipt still waiting has waited past `waitMaxMs` since its trade settled: worth a warning. */
-export function receiptOverdue(settledAtMs: number, nowMs: number, waitMaxMs: number): boolean {
-  return nowMs - settledAtMs >= waitMaxMs;
+/** Whether a receipt still waiting has waited past `waitMsMax` since its trade settled: worth a warning. */
+export function receiptOverdue(settledAtMs: number, nowMs: number, waitMsMax: number): boolean {
+  return nowMs - settledAtMs >= waitMsMax;
 }
 
 /**

@@ -18,7 +18,7 @@ import { verifyReceipts } from './receipt-audit.read-model';
 let h: Harness;
 let service: RunningSettlement;
 const key = generateSigningKey();
-const WAIT_MAX_MS = 300_000;
+const WAIT_MS_MAX = 300_000;
 
 beforeAll(async () => {
   h = await createHarness();
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const at = (ts: number) => h.clock.set(ts);
-const issue = () => issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMaxMs: WAIT_MAX_MS });
+const issue = () => issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: WAIT_MS_MAX });
 const settledOf = (id: string) =>
   waitFor(async () => (await h.trade(id)).status !== 'pending', `trade ${id} to settle`);
 async function documentOf(tradeId: string) {
@@ -252,7 +252,7 @@ describe('receipts', () => {
     expect(await issue()).toMatchObject({ issued: 1, waiting: 1 });
     expect((await loadReceipt(h.db, live.id)).status).toBe('issued');
     // Past the bound it still waits: without the tick after expiry its exit could not be proven.
-    at(h.clock.now() + WAIT_MAX_MS);
+    at(h.clock.now() + WAIT_MS_MAX);
     expect(await issue()).toMatchObject({ issued: 0, waiting: 1, overdue: 1 });
     expect((await loadReceipt(h.db, trade.id)).status).toBe('pending');
     // The feed comes back: the first tick after the expiry proves the exit, and the receipt is issued.

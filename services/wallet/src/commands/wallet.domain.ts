@@ -7,7 +7,7 @@ import { PAYMENT_AMOUNT_MAX } from '@updown/schemas/api';
  * The largest single deposit or withdrawal, in cents. The request schema refuses more at the edge
  * (and documents it); this check keeps the rule for any other caller of the commands.
  */
-export const PAYMENT_AMOUNT_MAX_CENTS = PAYMENT_AMOUNT_MAX * 100;
+export const PAYMENT_AMOUNT_CENTS_MAX = PAYMENT_AMOUNT_MAX * 100;
 
 export class InvalidAmount extends DomainError {
   constructor(message = 'Please enter a valid amount') {
@@ -39,9 +39,9 @@ export class PaymentFailed extends DomainError {
  */
 export function checkPaymentAmount(cents: number | undefined, verb: 'deposit' | 'withdrawal'): number {
   if (cents === undefined || cents <= 0) throw new InvalidAmount();
-  if (cents > PAYMENT_AMOUNT_MAX_CENTS) {
+  if (cents > PAYMENT_AMOUNT_CENTS_MAX) {
     throw new InvalidAmount(
-      `Maximum ${verb} amount is $${(PAYMENT_AMOUNT_MAX_CENTS / 100).toLocaleString('en-US')}.00`,
+      `Maximum ${verb} amount is $${(PAYMENT_AMOUNT_CENTS_MAX / 100).toLocaleString('en-US')}.00`,
     );
   }
   return cents;

@@ -55,7 +55,7 @@ export async function lockStakeAccounts(
 
 export interface StakeTermsColumns {
   /** The platform's stake ceiling (null only when `platform_settings` has no row). */
-  readonly maxStakeCents: RawBuilder<number | null>;
+  readonly stakeCentsMax: RawBuilder<number | null>;
   /** The credited amount of the user's active bonus; null when none is active. */
   readonly activeBonusCents: RawBuilder<number | null>;
 }
@@ -70,7 +70,7 @@ export interface StakeTermsColumns {
  */
 export function stakeTermsColumns(userId: string | Expression<string>): StakeTermsColumns {
   return {
-    maxStakeCents: sql<number | null>`(select max_stake_cents from platform_settings)`,
+    stakeCentsMax: sql<number | null>`(select max_stake_cents from platform_settings)`,
     activeBonusCents: sql<
       number | null
     >`(select amount_cents from bonuses where user_id = ${userId} and status = 'active' limit 1)`,

@@ -30,9 +30,9 @@ export function CapsFields({ value, onChange, emptyMeans }: Props) {
           min="1"
           step="1"
           inputMode="numeric"
-          value={value.maxOpenTrades}
+          value={value.openTradesMax}
           placeholder={emptyMeans}
-          onChange={(event) => onChange({ ...value, maxOpenTrades: event.target.value })}
+          onChange={(event) => onChange({ ...value, openTradesMax: event.target.value })}
         />
       </label>
     </>

@@ -18,7 +18,7 @@ export interface PairRiskDraft {
 
 export interface CapsDraft {
   maxOpenStake: string;
-  maxOpenTrades: string;
+  openTradesMax: string;
 }
 
 function textOf(value: number | null): string {
@@ -69,7 +69,7 @@ export function pairRiskBodyOf(draft: PairRiskDraft): { body: PairRiskBody } | {
 export function draftOfCaps(caps: TraderCapsBody | null | undefined): CapsDraft {
   return {
     maxOpenStake: textOf(caps?.max_open_stake ?? null),
-    maxOpenTrades: textOf(caps?.max_open_trades ?? null),
+    openTradesMax: textOf(caps?.max_open_trades ?? null),
   };
 }
 
@@ -77,6 +77,6 @@ export function draftOfCaps(caps: TraderCapsBody | null | undefined): CapsDraft 
 export function capsBodyOf(draft: CapsDraft): TraderCapsBody {
   return {
     max_open_stake: optionalNumber(draft.maxOpenStake),
-    max_open_trades: optionalNumber(draft.maxOpenTrades),
+    max_open_trades: optionalNumber(draft.openTradesMax),
   };
 }
