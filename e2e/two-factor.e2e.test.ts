@@ -35,7 +35,7 @@ afterAll(async () => {
 
 /** The authenticator app: codes for the platform's own time, as a phone in sync with it shows. */
 function authenticator(clock: OffsetClock) {
-  return (secret: string) => generate({ secret, epoch: Math.floor(clock.now() / 1000) });
+  return (secret: string) => generate({ secret, epoch: Math.floor(clock.nowMs() / 1000) });
 }
 
 /** Opens the dashboard from the header and waits for the Security card to say 2FA is off. */
@@ -154,7 +154,7 @@ describe('two-factor sign-in', () => {
       const journey = await suite.journey();
       const { page } = journey;
 
-      await google!.signIn(page, account, clock.now());
+      await google!.signIn(page, account, clock.nowMs());
       await openSecurityCard(page);
       // Too late for the sign-in to count, and there is no password to give: the card says what to do.
       clock.advance(STEP_UP_TTL_MS + 1000);
@@ -164,7 +164,7 @@ describe('two-factor sign-in', () => {
 
       await page.getByRole('button', { name: 'Logout' }).click();
       await onPath(page, '/auth');
-      await google!.signIn(page, account, clock.now());
+      await google!.signIn(page, account, clock.nowMs());
       await openSecurityCard(page);
       await page.getByRole('button', { name: 'Enable 2FA' }).click();
       await page.getByLabel('Secret key').waitFor();

@@ -276,7 +276,7 @@ describe('the platform in process', () => {
 
   it('refuses forged access tokens of every kind', async () => {
     const { owner } = fx.principals;
-    const now = Math.floor(fx.clock.now() / 1000);
+    const now = Math.floor(fx.clock.nowMs() / 1000);
     // The owner's own live session id: each forgery differs from a valid token in one way only.
     const { sid } = tokenClaims(owner.accessToken);
     const claims = {
@@ -321,7 +321,7 @@ describe('the platform in process', () => {
   it('upgrades a weaker stored hash at the next sign-in and never verifies an out-of-bounds one', async () => {
     const weak = await fx.freshUser('weak-hash');
     const weakHash = await new PasswordHasher({ N: 2 ** 10, r: 8, p: 1 }).hash(weak.password);
-    const at = new Date(fx.clock.now());
+    const at = new Date(fx.clock.nowMs());
     await setPasswordHash(fx.platform.database.db, weak.id, weakHash, at);
     await signIn(fx.api, weak);
     const upgraded = await storedHash(weak.id);

@@ -66,7 +66,7 @@ export class MatrixFixtures extends PlatformApi {
 
   /** A correctly signed access token of A whose expiry passed a minute ago on the platform clock. */
   expiredAccessToken(): string {
-    const now = Math.floor(this.clock.now() / 1000);
+    const now = Math.floor(this.clock.nowMs() / 1000);
     const { sid } = tokenClaims(this.principals.owner.accessToken);
     const claims = { sub: this.principals.owner.id, role: 'user', typ: 'access', sid, iss: 'updown' };
     return signHs256(this.jwtSecret, { ...claims, iat: now - 960, exp: now - 60 });
@@ -100,7 +100,7 @@ export class MatrixFixtures extends PlatformApi {
 
   /** C's temporary token from a password login, replaced before it nears its 5-minute expiry. */
   async temporaryToken(): Promise<string> {
-    const now = this.clock.now();
+    const now = this.clock.nowMs();
     if (this.temporary === undefined || now - this.temporary.issuedAt > TEMPORARY_TOKEN_AGE_MS_MAX) {
       const body = await this.login(this.principals.twoFactor);
       if (!body.requires_2fa) throw new Error('the two-factor user signed in without a second factor');
@@ -219,7 +219,7 @@ async function buildPrincipals(
   const expiredRefreshToken = await setUp.freshRefreshToken(owner);
   await platform.database.db
     .updateTable('refresh_tokens')
-    .set({ expires_at: new Date(clock.now() - 60_000) })
+    .set({ expires_at: new Date(clock.nowMs() - 60_000) })
     .where('token_hash', '=', hashRefreshToken(expiredRefreshToken))
     .execute();
 

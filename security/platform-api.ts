@@ -88,7 +88,7 @@ export class PlatformApi {
 
   async freshAdmin(): Promise<Identity> {
     const user = await this.freshUser('fresh-admin');
-    await setRole(this.platform.database.db, user.id, 'admin', new Date(this.clock.now()));
+    await setRole(this.platform.database.db, user.id, 'admin', new Date(this.clock.nowMs()));
     // Signed in again so the token carries the admin role, as a real admin's does.
     return { ...user, accessToken: (await signIn(this.api, user)).accessToken };
   }
@@ -109,10 +109,10 @@ export class PlatformApi {
    * on when all three are spent or the current step is about to end.
    */
   async totpCode(account: TotpAccount): Promise<string> {
-    const into = this.clock.now() % TOTP_STEP_MS;
+    const into = this.clock.nowMs() % TOTP_STEP_MS;
     if (into < TOTP_MARGIN_MS) this.clock.advance(TOTP_MARGIN_MS - into);
     else if (into > TOTP_STEP_MS - TOTP_MARGIN_MS) this.clock.advance(TOTP_STEP_MS - into + TOTP_MARGIN_MS);
-    let current = Math.floor(this.clock.now() / TOTP_STEP_MS);
+    let current = Math.floor(this.clock.nowMs() / TOTP_STEP_MS);
     const step = Math.max(current - 1, account.lastStep + 1);
     if (step > current + 1) {
       this.clock.advance((step - 1 - current) * TOTP_STEP_MS);

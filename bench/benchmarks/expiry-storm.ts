@@ -237,7 +237,7 @@ async function run(context: BenchContext): Promise<BenchResult> {
     for (;;) {
       const pass = await issueReceipts(db, {
         key,
-        nowMs: clock.now(),
+        nowMs: clock.nowMs(),
         batch: RECEIPT_BATCH_MAX,
         waitMsMax: 300_000,
       });

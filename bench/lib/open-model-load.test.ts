@@ -13,7 +13,7 @@ import {
 function fakeClock(lateMs = 0): StepClock {
   let t = 1_000;
   return {
-    now: () => t,
+    nowMs: () => t,
     wait: async (ms) => {
       // Answers already due are read first, as the event loop would before a timer fires.
       await new Promise((resolve) => setImmediate(resolve));

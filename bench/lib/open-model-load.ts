@@ -48,12 +48,13 @@ export interface StepOptions {
 }
 
 export interface StepClock {
-  now(): number;
+  /** Milliseconds on a monotonic clock. */
+  nowMs(): number;
   wait(ms: number): Promise<void>;
 }
 
 const realClock: StepClock = {
-  now: () => performance.now(),
+  nowMs: () => performance.now(),
   // Timers fire no sooner than 1 ms, so at high rates each wake-up sends the few arrivals that fell
   // due meanwhile, a little late; that lateness is in the latencies. Spinning instead would take a
   // core from the server under test.
@@ -103,21 +104,21 @@ export async function runOpenModelStep(options: StepOptions): Promise<StepResult
   let lastAnswerAt = 0;
   let next = 0;
   let sent = 0;
-  const start = clock.now();
+  const start = clock.nowMs();
 
   while (next < total) {
-    const due = arrivalsDue(clock.now() - start, ratePerSec, total);
+    const due = arrivalsDue(clock.nowMs() - start, ratePerSec, total);
     for (; next < due; next++) {
       const scheduledAt = start + arrivalOffsetMs(next, ratePerSec);
       if (inFlight >= options.inFlightMax) {
         countError(SKIPPED_BACKLOG);
         continue;
       }
-      sendLagsMs[sent++] = clock.now() - scheduledAt;
+      sendLagsMs[sent++] = clock.nowMs() - scheduledAt;
       inFlight++;
       const answered = (outcome: SendOutcome) => {
         inFlight--;
-        const answeredAt = clock.now();
+        const answeredAt = clock.nowMs();
         lastAnswerAt = answeredAt;
         if (outcome === 'ok') latenciesMs[ok++] = answeredAt - scheduledAt;
         else countError(outcome);
@@ -125,11 +126,11 @@ export async function runOpenModelStep(options: StepOptions): Promise<StepResult
       send(next).then(answered, () => answered(THREW));
     }
     if (next >= total) break;
-    await clock.wait(start + arrivalOffsetMs(next, ratePerSec) - clock.now());
+    await clock.wait(start + arrivalOffsetMs(next, ratePerSec) - clock.nowMs());
   }
 
-  const drainDeadline = clock.now() + options.drainMsMax;
-  while (inFlight > 0 && clock.now() < drainDeadline) await clock.wait(DRAIN_POLL_MS);
+  const drainDeadline = clock.nowMs() + options.drainMsMax;
+  while (inFlight > 0 && clock.nowMs() < drainDeadline) await clock.wait(DRAIN_POLL_MS);
   if (inFlight > 0) errorKinds.set(UNFINISHED, (errorKinds.get(UNFINISHED) ?? 0) + inFlight);
 
   const sorted = latenciesMs.slice(0, ok).sort();

@@ -63,7 +63,7 @@ export async function startRacePlatform(): Promise<RacePlatform> {
     db: platform.database.db,
     tickAfter,
     freshTick: async (pair) => {
-      await tickAfter(pair, clock.now() - 1);
+      await tickAfter(pair, clock.nowMs() - 1);
     },
     async passExpiry(pair, expiryMs) {
       await jumpToExitTick(platform, clock, pair, expiryMs);

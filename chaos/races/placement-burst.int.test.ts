@@ -177,7 +177,7 @@ async function burstRound(
     await p.freshTick(PAIR);
     await waitUntil('a fresh price for the burst', async () => {
       const tick = prices.get(PAIR);
-      return tick !== undefined && p.clock.now() - tick.atMs < 2_000;
+      return tick !== undefined && p.clock.nowMs() - tick.atMs < 2_000;
     });
     const place = createPlaceTrade({
       db: p.db,

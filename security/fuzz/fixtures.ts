@@ -50,7 +50,7 @@ export async function identities(api: ApiClient, clock: Clock): Promise<Identiti
     { password: guarded.password },
     { token: guarded.accessToken },
   );
-  const totp = await generate({ secret, epoch: Math.floor(clock.now() / 1000) });
+  const totp = await generate({ secret, epoch: Math.floor(clock.nowMs() / 1000) });
   await api.post('/api/2fa/enable', { token: totp }, { token: guarded.accessToken });
   // The first step of the sign-in: its token is the temporary one, which only the second accepts.
   const login = await api.post('/api/auth/login', { email: guarded.email, password: guarded.password });

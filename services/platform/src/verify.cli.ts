@@ -25,7 +25,7 @@ async function main(): Promise<number> {
     const { keySet } = await resolveSigningKey(config, logger);
     const ledger = await verifyLedger(database.db);
     const chains = await verifyTickChains(database.db, keySet);
-    const receipts = await verifyReceipts(database.db, keySet, systemClock.now());
+    const receipts = await verifyReceipts(database.db, keySet, systemClock.nowMs());
     const ok = ledger.ok && chains.violations.length === 0 && receipts.violations.length === 0;
     if (process.argv.includes('--json'))
       console.log(JSON.stringify({ ok, ledger, chains, receipts }, null, 2));

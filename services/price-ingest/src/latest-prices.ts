@@ -87,7 +87,7 @@ export async function startLatestPrices(deps: LatestPricesDeps): Promise<LatestP
   const get = (pair: string): LatestPrice | undefined => {
     const latest = prices.get(pair);
     if (!latest) return undefined;
-    return { ...latest, ageMs: Math.max(0, deps.clock.now() - latest.atMs) };
+    return { ...latest, ageMs: Math.max(0, deps.clock.nowMs() - latest.atMs) };
   };
   return {
     get,

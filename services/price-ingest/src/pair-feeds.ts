@@ -166,7 +166,7 @@ export class PairFeeds {
   private async ensureHistory(provider: PriceProvider, pair: FeedPair): Promise<void> {
     const { db, clock, logger, metrics } = this.options;
     const started = performance.now();
-    const endBucketStartSec = bucketStartSec(clock.now(), 60);
+    const endBucketStartSec = bucketStartSec(clock.nowMs(), 60);
     let candles: CandleRow[];
     if (provider.history) {
       try {

@@ -92,7 +92,7 @@ describe('price-ingest service', () => {
       expect(SEEDED).toContain(row.pair);
       expect(row.n, `${row.pair} ${row.timeframe_sec}s`).toBeGreaterThanOrEqual(200);
     }
-    const liveMinute = Math.floor(clock.now() / 60_000) * 60;
+    const liveMinute = Math.floor(clock.nowMs() / 60_000) * 60;
     expect(counts.rows.filter((r) => r.timeframe_sec === 60).every((r) => r.last === liveMinute - 60)).toBe(
       true,
     );
@@ -102,7 +102,7 @@ describe('price-ingest service', () => {
   });
 
   it('ticks every pair on the clock, persists the ticks and publishes each one after it is stored', async () => {
-    const startedAt = clock.now();
+    const startedAt = clock.nowMs();
     await runFor(1_000);
     expect(await tickCount()).toBe(4 * SEEDED.length);
     await waitFor(() => published.length === 4 * SEEDED.length, { what: 'published ticks' });
@@ -131,7 +131,7 @@ describe('price-ingest service', () => {
 
   it('keeps the current candles live, merged with the backfilled minutes', async () => {
     await runFor(40_000); // crosses 10:03:00
-    const minute = Math.floor(clock.now() / 60_000) * 60;
+    const minute = Math.floor(clock.nowMs() / 60_000) * 60;
     const ticks = await database.db
       .selectFrom('market_ticks')
       .select(['pair', 'price', 'at_ms as atMs'])
@@ -206,8 +206,8 @@ describe('price-ingest service', () => {
   });
 
   it('deletes ticks older than the retention on its schedule, in chunks, including pairs since removed', async () => {
-    const old = clock.now() - 8 * DAY_MS;
-    const recent = clock.now() - 6 * DAY_MS;
+    const old = clock.nowMs() - 8 * DAY_MS;
+    const recent = clock.nowMs() - 6 * DAY_MS;
     const rows = [
       ...Array.from({ length: 250 }, (_, i) => ({ pair: 'EURUSD', at_ms: old + i, price: 1.1 })),
       ...Array.from({ length: 30 }, (_, i) => ({ pair: 'GONEUSD', at_ms: old + i, price: 2 })),
@@ -233,7 +233,7 @@ describe('price-ingest service', () => {
       database.db
         .selectFrom('market_ticks')
         .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('at_ms', '<', clock.now() - 7 * DAY_MS)
+        .where('at_ms', '<', clock.nowMs() - 7 * DAY_MS)
         .executeTakeFirstOrThrow();
     await waitFor(async () => Number((await expired()).n) === 0, { what: 'old ticks to be deleted' });
     const kept = await database.db

@@ -197,7 +197,7 @@ async function reportFeeds(deps: {
   metrics: PriceIngestMetrics;
 }): Promise<void> {
   const { db, clock, health, pipeline, metrics } = deps;
-  const now = clock.now();
+  const now = clock.nowMs();
   const divergence = (pair: string) =>
     currentDivergenceBps(
       health.latestPrice(pair, 'primary')?.price ?? null,

@@ -25,7 +25,7 @@ export interface TickRetentionOptions {
  */
 export async function deleteExpiredTicks(options: TickRetentionOptions): Promise<number> {
   const { db, clock, logger, metrics, chunk } = options;
-  const cutoffMs = clock.now() - options.retentionDays * DAY_MS;
+  const cutoffMs = clock.nowMs() - options.retentionDays * DAY_MS;
   let deleted = 0;
   let chunks = 0;
   for (const pair of await pairsWithTicks(db, PAIRS_MAX)) {

@@ -55,10 +55,10 @@ describe('tick pipeline while the database is down', () => {
       batchMax: 100,
       bufferMax: 1_000,
     });
-    const start = clock.now();
+    const start = clock.nowMs();
     pipeline.push([{ pair: 'EURUSD', price: 1.1, atMs: start }]);
     clock.advance(TICK_WRITE_AGE_MS_MAX - 1);
-    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.now() }]);
+    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.nowMs() }]);
     expect(await pipeline.flush()).toBe(false);
     expect(pipeline.size).toBe(2);
 
@@ -87,8 +87,8 @@ describe('tick pipeline writes', () => {
       bufferMax: 1_000,
     });
     pipeline.push([
-      { pair: 'EURUSD', price: 1.1, atMs: clock.now() },
-      { pair: 'GBPUSD', price: 1.3, atMs: clock.now() },
+      { pair: 'EURUSD', price: 1.1, atMs: clock.nowMs() },
+      { pair: 'GBPUSD', price: 1.3, atMs: clock.nowMs() },
     ]);
     expect(await pipeline.flush()).toBe(true);
     // The pairs' chain heads are read once, when the pipeline first writes them. The setting is
@@ -102,7 +102,7 @@ describe('tick pipeline writes', () => {
     expect(published.sort()).toEqual(['EURUSD', 'GBPUSD']);
 
     statements.length = 0;
-    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.now() + 1 }]);
+    pipeline.push([{ pair: 'EURUSD', price: 1.2, atMs: clock.nowMs() + 1 }]);
     expect(await pipeline.flush()).toBe(true);
     expect(statements.map((s) => s.slice(0, 25))).toEqual([
       'set local synchronous_com',
@@ -131,7 +131,7 @@ describe('tick pipeline writes', () => {
       batchMax: 100,
       bufferMax: 1_000,
     });
-    const t = clock.now();
+    const t = clock.nowMs();
     pipeline.push([
       { pair: 'EURUSD', price: 1.1, atMs: t },
       { pair: 'EURUSD', price: 1.2, atMs: t }, // the same instant: refused

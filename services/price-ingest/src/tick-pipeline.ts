@@ -236,7 +236,7 @@ export class TickPipeline implements TickSink {
    * the chain cannot write as a decimal string (docs/receipts.md; a provider fault), counted and logged.
    */
   private dropStale(): void {
-    const oldestAtMs = this.options.clock.now() - TICK_WRITE_AGE_MS_MAX;
+    const oldestAtMs = this.options.clock.nowMs() - TICK_WRITE_AGE_MS_MAX;
     // Ticks arrive in time order per pair, but rounds of pairs interleave: filter, not a prefix cut.
     this.referenceBuffer = this.referenceBuffer.filter((tick) => tick.atMs >= oldestAtMs);
     let stale = 0;

@@ -5,23 +5,23 @@ describe('ManualClock', () => {
   it('fires timers in due order as time advances', () => {
     const clock = new ManualClock(1000);
     const fired: string[] = [];
-    clock.setTimeout(() => fired.push(`b@${clock.now()}`), 200);
-    clock.setTimeout(() => fired.push(`a@${clock.now()}`), 100);
+    clock.setTimeout(() => fired.push(`b@${clock.nowMs()}`), 200);
+    clock.setTimeout(() => fired.push(`a@${clock.nowMs()}`), 100);
     const cancel = clock.setTimeout(() => fired.push('never'), 150);
     cancel();
     clock.advance(150);
     expect(fired).toEqual(['a@1100']);
     clock.advance(100);
     expect(fired).toEqual(['a@1100', 'b@1200']);
-    expect(clock.now()).toBe(1250);
+    expect(clock.nowMs()).toBe(1250);
   });
 
   it('fires timers scheduled by timers within the same advance', () => {
     const clock = new ManualClock(0);
     const fired: number[] = [];
     clock.setTimeout(() => {
-      fired.push(clock.now());
-      clock.setTimeout(() => fired.push(clock.now()), 10);
+      fired.push(clock.nowMs());
+      clock.setTimeout(() => fired.push(clock.nowMs()), 10);
     }, 10);
     clock.advance(100);
     expect(fired).toEqual([10, 20]);
@@ -43,20 +43,20 @@ describe('OffsetClock', () => {
 
   it('reads real time plus the offset', () => {
     const clock = new OffsetClock();
-    expect(clock.now()).toBe(1_000_000);
+    expect(clock.nowMs()).toBe(1_000_000);
     vi.advanceTimersByTime(500);
-    expect(clock.now()).toBe(1_000_500);
+    expect(clock.nowMs()).toBe(1_000_500);
     clock.advance(61_000);
-    expect(clock.now()).toBe(1_061_500);
+    expect(clock.nowMs()).toBe(1_061_500);
     expect(clock.offset()).toBe(61_000);
     vi.advanceTimersByTime(500);
-    expect(clock.now()).toBe(1_062_000);
+    expect(clock.nowMs()).toBe(1_062_000);
   });
 
   it('fires timers on real time when nobody advances it', () => {
     const clock = new OffsetClock();
     const fired: number[] = [];
-    clock.setTimeout(() => fired.push(clock.now()), 250);
+    clock.setTimeout(() => fired.push(clock.nowMs()), 250);
     vi.advanceTimersByTime(249);
     expect(fired).toEqual([]);
     vi.advanceTimersByTime(1);
@@ -66,8 +66,8 @@ describe('OffsetClock', () => {
   it('fires the timers a jump makes due, in due order, at the new time', () => {
     const clock = new OffsetClock();
     const fired: string[] = [];
-    clock.setTimeout(() => fired.push(`expiry@${clock.now()}`), 60_000);
-    clock.setTimeout(() => fired.push(`tick@${clock.now()}`), 250);
+    clock.setTimeout(() => fired.push(`expiry@${clock.nowMs()}`), 60_000);
+    clock.setTimeout(() => fired.push(`tick@${clock.nowMs()}`), 250);
     clock.setTimeout(() => fired.push('later'), 90_000);
     clock.advance(61_000);
     expect(fired).toEqual(['tick@1061000', 'expiry@1061000']);
@@ -76,7 +76,7 @@ describe('OffsetClock', () => {
   it('re-arms a timer that is not due yet for its shorter remaining wait', () => {
     const clock = new OffsetClock();
     const fired: number[] = [];
-    clock.setTimeout(() => fired.push(clock.now()), 90_000);
+    clock.setTimeout(() => fired.push(clock.nowMs()), 90_000);
     clock.advance(61_000);
     vi.advanceTimersByTime(28_999);
     expect(fired).toEqual([]);
@@ -130,7 +130,7 @@ describe('OffsetClock', () => {
     const clock = new OffsetClock();
     const fired: number[] = [];
     const thirtyDaysMs = 30 * 24 * 3600 * 1000;
-    clock.setTimeout(() => fired.push(clock.now()), thirtyDaysMs);
+    clock.setTimeout(() => fired.push(clock.nowMs()), thirtyDaysMs);
     vi.advanceTimersByTime(2 ** 31);
     expect(fired).toEqual([]);
     clock.advance(thirtyDaysMs - 2 ** 31);

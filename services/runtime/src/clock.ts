@@ -3,13 +3,14 @@
  * Timers go through the clock too, so a test can fire a 30-day expiry job by advancing time.
  */
 export interface Clock {
-  now(): number;
+  /** Milliseconds since the Unix epoch, by this clock. */
+  nowMs(): number;
   /** Calls `fn` after `ms` of this clock's time; returns a function that cancels it. */
   setTimeout(fn: () => void, ms: number): () => void;
 }
 
 export const systemClock: Clock = {
-  now: () => Date.now(),
+  nowMs: () => Date.now(),
   setTimeout(fn, ms) {
     const handle = setTimeout(fn, ms);
     return () => clearTimeout(handle);
@@ -28,7 +29,7 @@ export class ManualClock implements Clock {
 
   constructor(private current: number = Date.UTC(2026, 0, 1)) {}
 
-  now(): number {
+  nowMs(): number {
     return this.current;
   }
 
@@ -79,7 +80,7 @@ export class OffsetClock implements Clock {
 
   constructor(private readonly realNow: () => number = () => Date.now()) {}
 
-  now(): number {
+  nowMs(): number {
     return this.realNow() + this.offsetMs;
   }
 
@@ -89,7 +90,7 @@ export class OffsetClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): () => void {
-    const timer: OffsetTimer = { at: this.now() + Math.max(0, ms), seq: this.seq++, fn, handle: undefined };
+    const timer: OffsetTimer = { at: this.nowMs() + Math.max(0, ms), seq: this.seq++, fn, handle: undefined };
     this.timers.add(timer);
     this.arm(timer);
     return () => {
@@ -102,7 +103,7 @@ export class OffsetClock implements Clock {
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`OffsetClock advances by ms >= 0, got ${ms}`);
     this.offsetMs += ms;
-    const now = this.now();
+    const now = this.nowMs();
     const pending = [...this.timers].sort((a, b) => a.at - b.at || a.seq - b.seq);
     for (const timer of pending) clearTimeout(timer.handle);
     for (const timer of pending) if (timer.at > now) this.arm(timer);
@@ -116,11 +117,11 @@ export class OffsetClock implements Clock {
   }
 
   private arm(timer: OffsetTimer): void {
-    const waitMs = Math.min(Math.max(0, timer.at - this.now()), REAL_DELAY_MS_MAX);
+    const waitMs = Math.min(Math.max(0, timer.at - this.nowMs()), REAL_DELAY_MS_MAX);
     timer.handle = setTimeout(() => {
       if (!this.timers.has(timer)) return;
       // Real timers may fire a millisecond early, and long waits are armed in steps.
-      if (timer.at > this.now()) {
+      if (timer.at > this.nowMs()) {
         this.arm(timer);
         return;
       }

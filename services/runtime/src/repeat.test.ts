@@ -37,7 +37,7 @@ describe('repeatEvery', () => {
       intervalMs: INTERVAL_MS,
       name: 'count',
       logger,
-      task: async () => void runs.push(clock.now()),
+      task: async () => void runs.push(clock.nowMs()),
     });
     clock.advance(INTERVAL_MS - 1);
     expect(runs).toEqual([]);

@@ -22,7 +22,7 @@ async function giveBonus(
   bonus: { amountCents: number; requiredCents: number; turnoverCents?: number; expiresInMs?: number },
 ): Promise<string> {
   const id = randomUUID();
-  const now = h.clock.now();
+  const now = h.clock.nowMs();
   await h.db
     .insertInto('bonuses')
     .values({
@@ -43,7 +43,7 @@ const bonusRow = (id: string) =>
 
 /** Ticks the pair at `now`, lets `place` run, then moves past expiry with a rising price and waits for settlement. */
 async function settleRound(pair: string, place: () => Promise<string[]>): Promise<string[]> {
-  const t = h.clock.now() + 1_000;
+  const t = h.clock.nowMs() + 1_000;
   h.clock.set(t);
   await h.tick(pair, t, 1.5);
   const ids = await place();

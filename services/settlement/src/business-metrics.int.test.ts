@@ -36,7 +36,7 @@ describe('open exposure and house P/L, computed at scrape time', () => {
   it('sums pending stakes by pair, direction and account, and moves settled stakes into the house result', async () => {
     // The trading clock: the breaker's window ends at its now, as settlement's does.
     const { registry } = start({ clock: h.clock });
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     h.clock.set(t);
     await h.tick('EURUSD', t, 1.1);
     await h.tick('BTCUSDT', t, 90_000);

@@ -106,7 +106,7 @@ export function startBusinessMetrics(deps: BusinessMetricsDeps): RunningBusiness
   gauges.sources.add(source);
 
   const verifyOnce = async (): Promise<LedgerReport | undefined> => {
-    const startedAt = clock.now();
+    const startedAt = clock.nowMs();
     try {
       const report = await verifyOnOneCore(deps.db);
       const found = report.violations.length + report.truncated;
@@ -119,8 +119,8 @@ export function startBusinessMetrics(deps: BusinessMetricsDeps): RunningBusiness
           'ledger verification found violations',
         );
       }
-      gauges.verifiedAt.set(clock.now() / 1000);
-      gauges.verifyDuration.set((clock.now() - startedAt) / 1000);
+      gauges.verifiedAt.set(clock.nowMs() / 1000);
+      gauges.verifyDuration.set((clock.nowMs() - startedAt) / 1000);
       gauges.publishVerification();
       return report;
     } catch (error) {
@@ -224,7 +224,7 @@ function businessGauges(registry: Registry): BusinessGauges {
     if (!source) return Promise.resolve(undefined);
     if (!riskRead) {
       riskRead = scrapeQuery(source, queryFailures, 'risk', (db) =>
-        readRiskMetrics(db, source.clock.now()),
+        readRiskMetrics(db, source.clock.nowMs()),
       ).finally(() => {
         riskRead = undefined;
       });

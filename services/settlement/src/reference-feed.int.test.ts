@@ -61,7 +61,7 @@ async function trade(options: {
   exit: number;
   refAtExpiry: number | null;
 }) {
-  const t = h.clock.now() + 1_000;
+  const t = h.clock.nowMs() + 1_000;
   at(t);
   if (options.refAtEntry !== null) await reference(t - 300, options.refAtEntry);
   await h.tick(PAIR, t, options.entry);
@@ -148,7 +148,7 @@ describe('settlement against a reference feed', () => {
     const key = generateSigningKey();
     await signCheckpoints(h.db, key, h.clock);
     await settledTradesReadable(h.db, [row.id]);
-    await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: 300_000 });
+    await issueReceipts(h.db, { key, nowMs: h.clock.nowMs(), batch: 1_000, waitMsMax: 300_000 });
     const found = await loadReceipt(h.db, row.id);
     if (found.status !== 'issued') throw new Error(`no receipt: ${found.status}`);
     const { receipt } = found.document;
@@ -174,7 +174,7 @@ describe('settlement against a reference feed', () => {
 
   it("reads only the configured reference's ticks, and keeps the ledger balanced", async () => {
     // Another provider's tick at expiry, far off, is not this pair's reference.
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     await reference(t + 59_200, 50_000, 'KRAKEN');
     const { row } = await trade({ entry: 100_000, refAtEntry: 100_000, exit: 100_100, refAtExpiry: 100_100 });
     expect(row).toMatchObject({ status: 'won' });

@@ -50,7 +50,7 @@ async function giveBonus(
 describe('settlement and a bonus cancel of the same user', () => {
   it('waits for the bonus row before locking ledger accounts, so the cancel goes through first', async () => {
     const user = await h.newUser({ bonus: 10_000 });
-    const t = h.clock.now();
+    const t = h.clock.nowMs();
     const bonusId = await giveBonus(user, t, { amount: 10_000, required: 350_000 });
     await h.storeTicks([{ pair: PAIR, atMs: t, price: 4_050 }]);
     const trade = await h.place({
@@ -78,7 +78,7 @@ describe('settlement and a bonus cancel of the same user', () => {
       settling = settleBatch(h.db, {
         due: [{ pair: PAIR, dueBefore: t + 60_500 }],
         limit: 100,
-        now: h.clock.now(),
+        now: h.clock.nowMs(),
       });
       await someoneWaitsForALock(h.db);
       // `nowait`: if settlement held the account, this fails at once instead of deadlocking.
@@ -117,7 +117,7 @@ describe('placement and a settlement converting a completing bonus of the same u
   it(`never deadlock, with no retry anywhere (${ROUNDS} rounds, won and lost)`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const user = await h.newUser({ real: 100_000, bonus: 10_000, demo: 10_000 });
-      const t = h.clock.now() + 1_000;
+      const t = h.clock.nowMs() + 1_000;
       h.clock.set(t);
       const bonusId = await giveBonus(user, t, { amount: 10_000, required: 20_000, turnover: 19_000 });
       await h.storeTicks([{ pair: FX, atMs: t, price: 1.1 }]);
@@ -134,7 +134,7 @@ describe('placement and a settlement converting a completing bonus of the same u
         settleBatch(h.db, {
           due: [{ pair: FX, dueBefore: t + 60_500 }],
           limit: 1_000,
-          now: h.clock.now(),
+          now: h.clock.nowMs(),
         }),
         ...Array.from({ length: 4 }, (_, i) =>
           h.place({

@@ -49,7 +49,7 @@ async function relayed(ids: readonly string[]) {
 }
 
 async function placeMany(count: number): Promise<string[]> {
-  const now = h.clock.now();
+  const now = h.clock.nowMs();
   await h.tick('EURUSD', now, 1.1);
   await h.tick('BTCUSDT', now, 95_000);
   const users = await Promise.all(
@@ -79,7 +79,7 @@ describe('exactly once across restarts and redelivery', () => {
 
     const second = await h.start();
     expect(second.scheduled()).toBe(60);
-    const t = h.clock.now();
+    const t = h.clock.nowMs();
     h.clock.set(t + 60_000);
     await h.tick('EURUSD', t + 59_000, 1.2);
     await h.tick('BTCUSDT', t + 59_000, 94_000);
@@ -96,7 +96,7 @@ describe('exactly once across restarts and redelivery', () => {
   it('a new instance settles, on the price in force at expiry, trades that expired while nothing ran', async () => {
     const first = await h.start();
     const ids = await placeMany(40);
-    const t = h.clock.now();
+    const t = h.clock.nowMs();
     await first.stop();
     // The feed kept running while settlement was down.
     await h.storeTicks([
@@ -132,7 +132,7 @@ describe('exactly once across restarts and redelivery', () => {
     const users = await Promise.all(
       Array.from({ length: 10 }, () => h.newUser({ demo: 10_000_000, real: 10_000_000 })),
     );
-    const t = h.clock.now();
+    const t = h.clock.nowMs();
     await h.storeTicks([{ pair: 'ETHUSD', atMs: t, price: 3_000 }]);
     const ids = await seedTrades(h, {
       users,
@@ -164,7 +164,7 @@ describe('exactly once across restarts and redelivery', () => {
   it('settles a trade whose trades.opened.v1 is delivered twice (and again afterwards) exactly once', async () => {
     const service = await h.start();
     const user = await h.newUser({ demo: 100_000 });
-    const t = h.clock.now();
+    const t = h.clock.nowMs();
     await h.tick('GBPUSD', t, 1.3);
     const trade = await h.place({
       userId: user,

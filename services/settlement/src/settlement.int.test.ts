@@ -32,7 +32,7 @@ async function expectLedgerClean(): Promise<void> {
 
 describe('settlement on the stored ticks', () => {
   it('settles on the last tick at or before expiry, not the first after, and pays the right amounts', async () => {
-    const start = h.clock.now() + 1_000;
+    const start = h.clock.nowMs() + 1_000;
     at(start);
     await h.tick('EURUSD', start, 1.1);
     const user = await h.newUser({ demo: 1_000_000, real: 50_000 });
@@ -96,7 +96,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('rounds a win down to the cent and refunds a draw', async () => {
-    const start = h.clock.now() + 1_000;
+    const start = h.clock.nowMs() + 1_000;
     at(start);
     await h.tick('GBPUSD', start, 1.3);
     const user = await h.newUser({ real: 10_000 });
@@ -133,7 +133,7 @@ describe('settlement on the stored ticks', () => {
     expect(await h.balances(user)).toMatchObject({ real: 10_000 + 274 + 825, real_in_play: 0 });
     await h.db.updateTable('market_pairs').set({ payout_pct: 80 }).where('symbol', '=', 'GBPUSD').execute();
 
-    const start2 = h.clock.now() + 1_000;
+    const start2 = h.clock.nowMs() + 1_000;
     at(start2);
     await h.tick('GBPUSD', start2, 1.4);
     const same = await h.place({
@@ -154,7 +154,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('separates a trade placed 1 ms before a tick from one placed 1 ms after it, at entry and at exit', async () => {
-    const t = h.clock.now() + 3_000;
+    const t = h.clock.nowMs() + 3_000;
     at(t - 2_000);
     await h.tick('USDJPY', t - 2_000, 155.0);
     const user = await h.newUser({ demo: 100_000 });
@@ -200,7 +200,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('settles two expiries in the same second on their own exit ticks', async () => {
-    const t = Math.ceil((h.clock.now() + 1_000) / 1_000) * 1_000;
+    const t = Math.ceil((h.clock.nowMs() + 1_000) / 1_000) * 1_000;
     at(t + 100);
     await h.tick('XAUUSD', t + 100, 4_000);
     const user = await h.newUser({ demo: 100_000 });
@@ -233,7 +233,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('voids a trade with no tick in the 10 s before expiry and refunds the stake', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('ETHUSD', t, 3_100);
     const user = await h.newUser({ real: 5_000, bonus: 5_000 });
@@ -268,7 +268,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('settles on a quiet feed 10 s after expiry on the last stored price', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('BTCUSDT', t, 95_000);
     const user = await h.newUser({ demo: 100_000 });
@@ -297,7 +297,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('waits for the post-expiry tick to be stored when the bus is ahead of the database', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('EURUSD', t, 1.2);
     const user = await h.newUser({ demo: 100_000 });
@@ -351,7 +351,7 @@ describe('settlement on the stored ticks', () => {
   });
 
   it('shows the stored entry and exit ticks and the windows around them as evidence', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     const entryId = await h.tick('EURUSD', t, 1.3);
     const user = await h.newUser({ demo: 100_000 });
@@ -413,7 +413,7 @@ describe('a failing settlement pass', () => {
       transformResult: async (args) => args.result,
     });
     const retrying = await h.start({ retryDelayMsMin: 500 }, flaky);
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('EURUSD', t, 1.1);
     const user = await h.newUser({ demo: 100_000 });

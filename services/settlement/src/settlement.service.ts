@@ -171,7 +171,7 @@ class Settler {
         break;
       after = { expiryAtMs: last.expiry_at_ms, id: last.id };
     }
-    const now = this.deps.clock.now();
+    const now = this.deps.clock.nowMs();
     // Whatever expired while the service was down is checked against the stored ticks at once.
     for (const pair of this.schedule.pairs()) {
       if (this.schedule.earliest(pair)! < now) this.sweepPairs.add(pair);
@@ -205,8 +205,8 @@ class Settler {
     const { tradeId, pair, expiryAtMs } = event.payload;
     if (!this.add(tradeId, pair, expiryAtMs)) return;
     this.metrics.pending.set(this.schedule.size);
-    if (this.dueInMemory(pair, this.deps.clock.now())) this.kick();
-    else this.armTimers(this.deps.clock.now());
+    if (this.dueInMemory(pair, this.deps.clock.nowMs())) this.kick();
+    else this.armTimers(this.deps.clock.nowMs());
   }
 
   async onTick(event: EventOf<'market.ticks.v1'>): Promise<void> {
@@ -283,7 +283,7 @@ class Settler {
 
   private async pass(): Promise<number> {
     if (this.stopped) return 0;
-    const now = this.deps.clock.now();
+    const now = this.deps.clock.nowMs();
     const candidates = new Set(this.sweepPairs);
     for (const pair of this.schedule.pairs()) if (this.dueInMemory(pair, now)) candidates.add(pair);
     let settled = 0;
@@ -321,7 +321,7 @@ class Settler {
           const result = await settleBatch(this.deps.db, {
             due,
             limit: this.settings.batchSize,
-            now: this.deps.clock.now(),
+            now: this.deps.clock.nowMs(),
             partition: { index, count },
           });
           total += result.settled.length;
@@ -352,7 +352,7 @@ class Settler {
   private record(result: SettleBatchResult): void {
     if (result.settled.length === 0) return;
     this.deps.onCommitted?.();
-    const settledAtMs = this.deps.clock.now();
+    const settledAtMs = this.deps.clock.nowMs();
     this.metrics.batchSize.observe(result.settled.length);
     for (const trade of result.settled) {
       this.metrics.settled.inc({ outcome: trade.status });
@@ -409,7 +409,7 @@ class Settler {
   }
 
   private async sweep(): Promise<void> {
-    const before = this.deps.clock.now() - QUIET_FEED_SETTLE_DELAY_MS - this.settings.sweepIntervalMs;
+    const before = this.deps.clock.nowMs() - QUIET_FEED_SETTLE_DELAY_MS - this.settings.sweepIntervalMs;
     const overdue = await overduePendingPairs(this.deps.db, before, SWEEP_PAIRS_MAX);
     if (overdue.length === 0 || this.stopped) return;
     for (const { pair } of overdue) this.sweepPairs.add(pair);

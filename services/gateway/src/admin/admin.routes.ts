@@ -97,7 +97,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: MarketPairList, ...errorResponses(401, 403) },
         },
       },
-      async () => withRiskQuotes(db, await listPairs(db, PAIRS_KNOWN_MAX, clock.now())),
+      async () => withRiskQuotes(db, await listPairs(db, PAIRS_KNOWN_MAX, clock.nowMs())),
     );
 
     app.get(
@@ -111,7 +111,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
       },
       async () => ({
         providers: [...FEED_PROVIDERS],
-        items: await listPairFeeds(db, PAIRS_KNOWN_MAX, clock.now()),
+        items: await listPairFeeds(db, PAIRS_KNOWN_MAX, clock.nowMs()),
       }),
     );
 
@@ -140,9 +140,9 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             target: symbol,
             before,
             after,
-            at: clock.now(),
+            at: clock.nowMs(),
           });
-          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.now()))!]))[0]!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.nowMs()))!]))[0]!;
         });
       },
     );
@@ -169,9 +169,9 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             target: pair.symbol,
             before: null,
             after: row,
-            at: clock.now(),
+            at: clock.nowMs(),
           });
-          return (await withRiskQuotes(trx, [(await readPair(trx, pair.symbol, clock.now()))!]))[0]!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, pair.symbol, clock.nowMs()))!]))[0]!;
         });
         return reply.code(201).send(created);
       },
@@ -200,9 +200,9 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             target: symbol,
             before,
             after,
-            at: clock.now(),
+            at: clock.nowMs(),
           });
-          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.now()))!]))[0]!;
+          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.nowMs()))!]))[0]!;
         });
       },
     );
@@ -236,7 +236,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             target: symbol,
             before,
             after: null,
-            at: clock.now(),
+            at: clock.nowMs(),
           });
         });
         return { status: 'ok' as const };
@@ -284,7 +284,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           await updatePlatformSettings(
             trx,
             { payoutPct: after.payout_pct, requireDepositApproval: after.require_deposit_approval },
-            clock.now(),
+            clock.nowMs(),
           );
           // Placement copies the pair's payout onto the trade: the new payout applies to trades placed from now on.
           await setEveryPairPayout(trx, after.payout_pct);
@@ -294,7 +294,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
             target: 'platform_settings',
             before,
             after,
-            at: clock.now(),
+            at: clock.nowMs(),
           });
           return after;
         });

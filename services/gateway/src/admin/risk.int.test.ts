@@ -100,7 +100,7 @@ async function counts() {
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 40 });
-  const clock = { now: () => app.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => app.clock.nowMs(), setTimeout: () => () => undefined };
   const placeTrade = createPlaceTrade({ db: database.db, prices: priceSource, clock, registry });
   app = await authTestApp(database.db, {
     plugins: [
@@ -117,7 +117,7 @@ afterAll(async () => {
 });
 
 function freshPrices() {
-  for (const [pair, tick] of prices) prices.set(pair, { ...tick, atMs: app.clock.now() });
+  for (const [pair, tick] of prices) prices.set(pair, { ...tick, atMs: app.clock.nowMs() });
 }
 
 describe("a pair's risk settings", () => {
@@ -377,7 +377,7 @@ describe('placement under the risk controls', () => {
         settleIntoBooks(
           trx,
           [{ pair: 'GBPUSD', direction: 'UP', amountCents: 0, payoutPct: 80, pnlCents: 6_000 }],
-          app.clock.now(),
+          app.clock.nowMs(),
         ),
       );
     expect(suspensions).toEqual([expect.objectContaining({ pair: 'GBPUSD', windowPnlCents: -6_000 })]);
@@ -416,7 +416,7 @@ describe('the Risk overview', () => {
         settleIntoBooks(
           trx,
           [{ pair: 'USDJPY', direction: 'UP', amountCents: 0, payoutPct: 80, pnlCents: 1_000 }],
-          app.clock.now(),
+          app.clock.nowMs(),
         ),
       );
     const overview = (await call('GET', '/api/admin/risk', admin.token)).json();
@@ -432,7 +432,7 @@ describe('the Risk overview', () => {
 describe('the Users tab', () => {
   it('sorts by toxicity score with the score and its components', async () => {
     const [low, high] = [await account(), await account()];
-    const now = app.clock.now();
+    const now = app.clock.nowMs();
     await sql`
       insert into risk_trader_scores (user_id, score, trades, wins, z_score, after_move_pct, profit_factor, skill,
                                       latency, profit, window_days, computed_at_ms)

@@ -199,7 +199,7 @@ export function adminRiskRoutes(deps: {
         },
       },
       async () => {
-        const now = clock.now();
+        const now = clock.nowMs();
         const [pairs, risks, today, defaults, top] = await Promise.all([
           listPairs(db, PAIRS_KNOWN_MAX, now),
           listPairRisks(db),
@@ -269,9 +269,9 @@ export function adminRiskRoutes(deps: {
             target: symbol,
             before: settingsView(settingsOf(before)),
             after: settingsView(settingsOf(after)),
-            at: clock.now(),
+            at: clock.nowMs(),
           });
-          return readPairRisk(trx, pair, after, clock.now());
+          return readPairRisk(trx, pair, after, clock.nowMs());
         });
       },
     );
@@ -296,7 +296,7 @@ export function adminRiskRoutes(deps: {
           if (before.suspended_at_ms === null) {
             throw new DomainError('PAIR_NOT_SUSPENDED', `Real trading on ${symbol} is not suspended`);
           }
-          const now = clock.now();
+          const now = clock.nowMs();
           const after = await resumePair(trx, symbol, now);
           await writeAudit(trx, {
             actorId: request.user.id,
@@ -336,7 +336,7 @@ export function adminRiskRoutes(deps: {
             target: 'traders',
             before: defaultsView(before),
             after: defaultsView(caps),
-            at: clock.now(),
+            at: clock.nowMs(),
           });
           return defaultsView(caps);
         });
@@ -390,7 +390,7 @@ export function adminRiskRoutes(deps: {
             target: userId,
             before: limitsView(before),
             after: limitsView(caps),
-            at: clock.now(),
+            at: clock.nowMs(),
           });
           return limitsView(caps) ?? { max_open_stake: null, max_open_trades: null };
         });

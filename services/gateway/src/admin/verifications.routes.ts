@@ -161,7 +161,7 @@ export function adminVerificationRoutes(deps: {
           if (!row) throw new NotFound();
           if (row.user_id === adminId) throw new OwnVerification();
           if (row.status !== 'pending') throw new VerificationNotPending(row.status);
-          const now = clock.now();
+          const now = clock.nowMs();
           const after = await decideSubmission(trx, {
             id: row.id,
             status: action === 'approve' ? 'verified' : 'rejected',

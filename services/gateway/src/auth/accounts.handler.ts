@@ -70,6 +70,6 @@ export async function registerUser(
     name,
     role,
     passwordHash,
-    createdAt: new Date(ctx.clock.now()),
+    createdAt: new Date(ctx.clock.nowMs()),
   });
 }

@@ -30,7 +30,7 @@ async function createAdmin(
     name: checked.name,
     role: 'admin' satisfies Role,
     passwordHash: await hasher.hash(details.password),
-    createdAt: new Date((tools.clock ?? systemClock).now()),
+    createdAt: new Date((tools.clock ?? systemClock).nowMs()),
   });
 }
 
@@ -100,7 +100,7 @@ export async function createOrPromoteAdmin(
     await createAdmin(db, { email, name, password: command.password }, { clock, hasher });
     return { result: 'created', passwordReset: false };
   }
-  const now = new Date(clock.now());
+  const now = new Date(clock.nowMs());
   const result = existing.role === 'admin' ? 'already_admin' : 'promoted';
   if (result === 'promoted') await setRole(db, existing.id, 'admin', now);
   if (!command.resetPassword) return { result, passwordReset: false };

@@ -36,7 +36,7 @@ export function createAuthHooks(ctx: AuthContext): AuthHooks {
   function caller(request: FastifyRequest, type: TokenType): AuthUser {
     const token = bearerToken(request);
     if (token === undefined) throw new Unauthenticated('Not authenticated');
-    const user = callerFromClaims(ctx.signer.verify(token, ctx.clock.now()), type);
+    const user = callerFromClaims(ctx.signer.verify(token, ctx.clock.nowMs()), type);
     if (!user) throw new Unauthenticated('Invalid or expired token');
     return user;
   }

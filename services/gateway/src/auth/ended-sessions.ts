@@ -54,7 +54,7 @@ export class EndedSessions {
 
   /** Loads the sessions ended within one token lifetime, then keeps syncing until `stop`. */
   async start(): Promise<void> {
-    this.readFrom = this.options.clock.now() - this.rememberMs();
+    this.readFrom = this.options.clock.nowMs() - this.rememberMs();
     await this.sync();
     this.timer = setInterval(
       () => void meterJob('ended sessions sync', () => this.syncQuietly()),
@@ -91,7 +91,7 @@ export class EndedSessions {
 
   private async readEnded(): Promise<void> {
     const startedAt = performance.now();
-    const now = this.options.clock.now();
+    const now = this.options.clock.nowMs();
     const rows = await endedSessionsSince(this.options.db, new Date(this.readFrom));
     for (const row of rows) this.add([row.sessionId], row.endedAt.getTime());
     this.readFrom = now - SKEW_MS;

@@ -19,7 +19,7 @@ export async function googleLogin(
   client: ClientInfo,
 ): Promise<LoginResponse> {
   if (!ctx.google) throw new GoogleNotConfigured();
-  const claims = await ctx.google.verify(body.session_token, ctx.clock.now());
+  const claims = await ctx.google.verify(body.session_token, ctx.clock.nowMs());
   const checked = googleIdentity(claims, body.name ?? undefined);
   if (!checked.ok) throw new InvalidGoogleToken(checked.message);
   const user = await findOrCreate(ctx, checked.identity);
@@ -40,7 +40,7 @@ async function findOrCreate(ctx: AuthContext, identity: GoogleIdentity): Promise
       role: 'user',
       passwordHash,
       googleSub: identity.sub,
-      createdAt: new Date(ctx.clock.now()),
+      createdAt: new Date(ctx.clock.nowMs()),
     });
   } catch (error) {
     // Two first sign-ins of one Google account raced (two tabs): the other created it.

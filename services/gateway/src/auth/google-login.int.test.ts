@@ -51,7 +51,7 @@ describe('Google sign-in', () => {
     claims: JWTPayload = {},
     options: { key?: CryptoKey; expiresInSec?: number; audience?: string; issuer?: string } = {},
   ): Promise<string> {
-    const nowSec = Math.floor(t.clock.now() / 1000);
+    const nowSec = Math.floor(t.clock.nowMs() / 1000);
     subject += 1;
     return new SignJWT({
       email: `google.${subject}.${nowSec}@gmail.com`,

@@ -37,7 +37,7 @@ export async function passwordLogin(
   const toldOfBurst = async (pairFailures: number): Promise<void> => {
     if (account === undefined || !isFailureBurst(pairFailures, ctx.policy.throttle.freeFailures)) return;
     const seen = clientSeen(client);
-    const at = new Date(ctx.clock.now());
+    const at = new Date(ctx.clock.nowMs());
     await insertSecurityEvent(ctx.db, {
       userId: account.id,
       kind: 'sign_in_failures',
@@ -74,5 +74,5 @@ export async function passwordLogin(
 /** Re-hashes with the current parameters after they were raised; the password is at hand only now. */
 async function upgradeHash(ctx: AuthContext, user: UserRow, password: string): Promise<void> {
   if (!ctx.hasher.needsRehash(user.password_hash)) return;
-  await setPasswordHash(ctx.db, user.id, await ctx.hasher.hash(password), new Date(ctx.clock.now()));
+  await setPasswordHash(ctx.db, user.id, await ctx.hasher.hash(password), new Date(ctx.clock.nowMs()));
 }

@@ -32,7 +32,7 @@ export async function changePassword(
   const user = await loadAccount(ctx, caller.id);
   await stepUp(ctx, caller, user, proof, client);
   const hash = await ctx.hasher.hash(input.new_password);
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const ended = await ctx.db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.id, hash, new Date(now));
     await recordSecurityEvent(trx, caller, 'password_changed', now, client);

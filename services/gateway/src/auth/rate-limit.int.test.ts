@@ -212,7 +212,7 @@ describe('sign-in throttle by account and address', () => {
     await failPatiently(t, account.email, address, 5);
     const otherProcess = await authTestApp(database.db);
     try {
-      otherProcess.clock.advance(t.clock.now() - otherProcess.clock.now());
+      otherProcess.clock.advance(t.clock.nowMs() - otherProcess.clock.nowMs());
       expect(retryAfterOf(await loginWith(otherProcess, account.email, account.password, address))).toBe(2);
     } finally {
       await otherProcess.close();

@@ -123,7 +123,7 @@ describe('account security', () => {
         password: account.password,
       });
       expect(stepUp.statusCode, stepUp.body).toBe(200);
-      expect(new Date(stepUp.json().step_up_expires_at).getTime()).toBe(t.clock.now() + STEP_UP_TTL_MS);
+      expect(new Date(stepUp.json().step_up_expires_at).getTime()).toBe(t.clock.nowMs() + STEP_UP_TTL_MS);
       // The claim is the session's, for this client only: the same token from elsewhere is refused.
       expect((await call(THIEF, 'POST', '/api/2fa/setup', session.access_token)).statusCode).toBe(403);
       expect((await call(OWNER, 'POST', '/api/2fa/setup', session.access_token)).statusCode).toBe(200);

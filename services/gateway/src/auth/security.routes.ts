@@ -106,7 +106,7 @@ export function securityRoutes(
         const rows = await listActiveSessions(
           ctx.db,
           request.user.id,
-          new Date(ctx.clock.now()),
+          new Date(ctx.clock.nowMs()),
           ACTIVE_SESSIONS_MAX,
         );
         return {

@@ -318,7 +318,7 @@ describe('sessions: the refresh token out of script reach, and access tokens tha
       const second = await login(t.app, account.email, account.password);
       expect((await me(other, second.access_token)).statusCode).toBe(200);
       const user = (await me(t, second.access_token)).json<{ id: string }>();
-      await revokeUserSessions(database.db, user.id, 'password_reset', new Date(other.clock.now()));
+      await revokeUserSessions(database.db, user.id, 'password_reset', new Date(other.clock.nowMs()));
       await until(async () => (await me(other, second.access_token)).statusCode === 401);
     } finally {
       await other.close();

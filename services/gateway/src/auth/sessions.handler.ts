@@ -55,7 +55,7 @@ export async function startSession(
   user: AuthUser,
   client: ClientInfo,
 ): Promise<SessionTokens> {
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const refreshToken = newRefreshToken();
   const sessionId = randomUUID();
   const seen = clientSeen(client);
@@ -96,7 +96,7 @@ export async function startSession(
  */
 export async function signIn(ctx: AuthContext, user: UserRow, client: ClientInfo): Promise<SignInResult> {
   if (user.twofa_enabled) {
-    const token = ctx.signer.sign(twoFactorClaims(user.id, ctx.clock.now()));
+    const token = ctx.signer.sign(twoFactorClaims(user.id, ctx.clock.nowMs()));
     return { access_token: token, refresh_token: '', requires_2fa: true };
   }
   return { ...(await startSession(ctx, user, client)), requires_2fa: false };
@@ -133,7 +133,7 @@ export async function refreshSession(
   presented: PresentedRefreshToken,
   client: ClientInfo,
 ): Promise<SessionTokens> {
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const binding = bindingOf(client);
   const seen = clientSeen(client);
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
@@ -262,7 +262,7 @@ async function endOneSession(
   session: { userId: string; sessionId: string },
   client: ClientInfo,
 ): Promise<boolean> {
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const ended = await ctx.db.transaction().execute(async (trx) => {
     const revoked = await revokeFamily(trx, session.sessionId, 'logout', new Date(now), session.userId);
     if (revoked === 0) return false;
@@ -285,7 +285,7 @@ export async function endAllSessions(
   caller: AuthUser,
   client: ClientInfo,
 ): Promise<number> {
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const ended = await ctx.db.transaction().execute(async (trx) => {
     const sessions = await revokeUserSessions(trx, caller.id, 'logout_all', new Date(now));
     await recordSecurityEvent(trx, caller, 'all_sessions_ended', now, client);

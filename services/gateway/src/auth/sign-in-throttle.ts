@@ -65,7 +65,7 @@ export async function withSignInThrottle<T>(
     kind: attempt.kind,
     address: addressKey(attempt.clientAddress),
   };
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const { attemptId, pairFailures } = await admit(ctx, key, attempt.accountCeiling, now);
   await pruneFailures(ctx.db, new Date(now - ctx.policy.throttle.windowMs), PRUNE_BATCH);
   let result: AttemptResult<T>;
@@ -144,7 +144,7 @@ function refusal(decision: Exclude<ThrottleDecision, { action: 'check' }>, now: 
  * the per-account ceiling then spares. Called once the last factor was checked.
  */
 export async function rememberSignIn(ctx: AuthContext, userId: string, clientAddress: string): Promise<void> {
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   await rememberAddress(
     ctx.db,
     { userId, address: addressKey(clientAddress), at: new Date(now) },

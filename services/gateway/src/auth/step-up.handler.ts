@@ -61,7 +61,7 @@ export async function stepUp(
     ctx.metrics.stepUps.inc({ outcome: 'refused' });
     throw error;
   }
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   await recordStepUp(ctx.db, { sessionId, userId: user.id, at: new Date(now), binding: bindingOf(client) });
   ctx.metrics.stepUps.inc({ outcome: 'passed' });
   return now + STEP_UP_TTL_MS;
@@ -98,7 +98,7 @@ export async function requireFreshStepUp(
   const last = await sessionStepUp(ctx.db, sessionOf(caller), caller.id);
   const fresh =
     last !== undefined &&
-    isStepUpFresh(last.at.getTime(), ctx.clock.now()) &&
+    isStepUpFresh(last.at.getTime(), ctx.clock.nowMs()) &&
     sameClient(last.binding, bindingOf(client));
   if (!fresh) {
     ctx.metrics.stepUps.inc({ outcome: 'required' });

@@ -42,7 +42,7 @@ export async function spendCode(
     accountCeiling: { rule: 'refuse' as const },
   };
   return withSignInThrottle(ctx, attempt, async (): Promise<AttemptResult<number>> => {
-    const step = await matchTotp(secret, code, ctx.clock.now());
+    const step = await matchTotp(secret, code, ctx.clock.nowMs());
     if (step === undefined) return { ok: false, error: new InvalidTwoFactorCode() };
     if (!isFreshTotpStep(user.twofa_last_step, step)) return { ok: false, error: new TwoFactorCodeUsed() };
     if (user.twofa_enabled && !(await claimTotpStep(ctx.db, user.id, step))) {
@@ -59,7 +59,7 @@ export async function spendCode(
  */
 export async function spendSignInCode(ctx: AuthContext, user: UserRow, code: string): Promise<boolean> {
   if (!user.twofa_enabled || user.twofa_secret === null) return false;
-  const step = await matchTotp(user.twofa_secret, code, ctx.clock.now());
+  const step = await matchTotp(user.twofa_secret, code, ctx.clock.nowMs());
   if (step === undefined || !isFreshTotpStep(user.twofa_last_step, step)) return false;
   return claimTotpStep(ctx.db, user.id, step);
 }

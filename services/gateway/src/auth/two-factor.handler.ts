@@ -28,7 +28,7 @@ export async function setupTwoFactor(
   if (user.twofa_enabled) throw new TwoFactorState('TWO_FACTOR_ALREADY_ENABLED');
   await requireStepUp(ctx, caller, user, proof, client);
   const secret = generateSecret();
-  await setPendingTwoFactorSecret(ctx.db, user.id, secret, new Date(ctx.clock.now()));
+  await setPendingTwoFactorSecret(ctx.db, user.id, secret, new Date(ctx.clock.nowMs()));
   const otpauthUrl = generateURI({ issuer: TOTP_ISSUER, label: user.email, secret });
   const qrCode = await QRCode.toDataURL(otpauthUrl, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   return { secret, otpauth_url: otpauthUrl, qr_code: qrCode };
@@ -51,7 +51,7 @@ export async function enableTwoFactorWithCode(
   if (pending === null) throw new TwoFactorState('TWO_FACTOR_NOT_SET_UP');
   await requireStepUp(ctx, caller, user, proof, client);
   const step = await spendCode(ctx, user, pending, code, client.address);
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   const enabled = await ctx.db.transaction().execute(async (trx) => {
     if (!(await enableTwoFactor(trx, user.id, pending, step, new Date(now)))) return false;
     await recordSecurityEvent(trx, caller, 'two_factor_enabled', now, client);
@@ -101,7 +101,7 @@ export async function disableTwoFactorWithCode(
     await requireFreshStepUp(ctx, caller, client);
     await spendCode(ctx, user, user.twofa_secret, input.code, client.address);
   }
-  const now = ctx.clock.now();
+  const now = ctx.clock.nowMs();
   await ctx.db.transaction().execute(async (trx) => {
     await disableTwoFactor(trx, user.id, new Date(now));
     await recordSecurityEvent(trx, caller, 'two_factor_disabled', now, client);

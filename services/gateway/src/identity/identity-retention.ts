@@ -56,7 +56,7 @@ export function startIdentityRetention(deps: {
     intervalMs: DAY_MS,
     name: 'identity retention',
     logger: deps.logger,
-    task: () => purgeExpiredIdentityData(deps.db, deps.clock.now()),
+    task: () => purgeExpiredIdentityData(deps.db, deps.clock.nowMs()),
     onResult: (purged) => {
       if (purged > 0) deps.logger.info({ purged }, 'identity data past its retention deleted');
     },

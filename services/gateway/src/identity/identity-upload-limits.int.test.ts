@@ -96,7 +96,7 @@ function refusals(reason: string) {
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 20 });
-  const clock = { now: () => app.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => app.clock.nowMs(), setTimeout: () => () => undefined };
   app = await authTestApp(database.db, {
     plugins: [
       createIdentityPlugin({

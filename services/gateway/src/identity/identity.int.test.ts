@@ -111,7 +111,7 @@ function withdraw(who: Account, amount: number) {
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 20 });
-  const clock = { now: () => app.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => app.clock.nowMs(), setTimeout: () => () => undefined };
   app = await authTestApp(database.db, {
     plugins: [
       createWalletPlugin({ db: database.db, clock }),
@@ -265,7 +265,7 @@ describe('submitting for review', () => {
       detail: 'Upload a proof of address first',
     });
     await upload(trader, 'proof_of_address', pdfBytes(1));
-    const now = new Date(app.clock.now());
+    const now = new Date(app.clock.nowMs());
     const seventeen = `${now.getUTCFullYear() - 17}-01-01`;
     const young = await submit(trader, 'Young Trader', seventeen);
     expect(young.statusCode).toBe(400);

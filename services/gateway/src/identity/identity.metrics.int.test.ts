@@ -37,7 +37,7 @@ function upload(token: string, kind: string, bytes: Buffer) {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const clock = { now: () => app.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => app.clock.nowMs(), setTimeout: () => () => undefined };
   const { logger } = memoryLogger('warn');
   app = await authTestApp(database.db, {
     plugins: [

@@ -62,7 +62,7 @@ export function identityMetrics(registry: Registry): IdentityMetrics {
       const figures = await queue();
       this.reset();
       if (!figures || !source) return;
-      this.set(figures.oldestMs === null ? 0 : Math.max(0, (source.clock.now() - figures.oldestMs) / 1000));
+      this.set(figures.oldestMs === null ? 0 : Math.max(0, (source.clock.nowMs() - figures.oldestMs) / 1000));
     },
   });
   const metrics: IdentityMetrics = {

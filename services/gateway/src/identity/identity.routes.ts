@@ -224,7 +224,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
         try {
           // Early, before the body is read: most refusals cost no 10 MB read and no inspection.
           await assertOpenForChanges(db, userId);
-          await assertUnderDailyLimit(db, userId, clock.now());
+          await assertUnderDailyLimit(db, userId, clock.nowMs());
           const { kind, bytes } = await readUpload(request);
           const doc = await inspectDocument(bytes, (pdf) => pdfQueue.run(userId, () => openPdf(pdf)));
           // Checked again under the account's lock, with the insert: uploads sent at once, or a
@@ -232,8 +232,8 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
           const row = await db.transaction().execute(async (trx) => {
             await lockAccountUploads(trx, userId);
             await assertOpenForChanges(trx, userId);
-            await assertUnderDailyLimit(trx, userId, clock.now());
-            return insertDocument(trx, { id: randomUUID(), userId, kind, doc, bytes, at: clock.now() });
+            await assertUnderDailyLimit(trx, userId, clock.nowMs());
+            return insertDocument(trx, { id: randomUUID(), userId, kind, doc, bytes, at: clock.nowMs() });
           });
           return await reply.code(201).send(documentView(row));
         } catch (error) {
@@ -261,7 +261,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
       },
       async (request) => {
         const userId = request.user.id;
-        const details = checkDetails(request.body, clock.now());
+        const details = checkDetails(request.body, clock.nowMs());
         await db.transaction().execute(async (trx) => {
           // The uploads' lock: no document is added between reading the latest ones and the insert.
           await lockAccountUploads(trx, userId);
@@ -280,7 +280,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
               dateOfBirth: details.dateOfBirth,
               photoId: byKind.get('photo_id')!,
               proofOfAddress: byKind.get('proof_of_address')!,
-              at: clock.now(),
+              at: clock.nowMs(),
             });
           } catch (error) {
             // Two submissions at once: the partial unique index lets one be pending.

@@ -29,7 +29,7 @@ async function settled(
   }[],
 ) {
   for (const trade of trades) {
-    const at = trade.at ?? h.clock.now();
+    const at = trade.at ?? h.clock.nowMs();
     await database.db
       .insertInto('trades')
       .values({
@@ -151,7 +151,7 @@ describe('daily leaderboard', () => {
 
   it('resets at midnight UTC', async () => {
     expect((await h.call('GET', '/api/leaderboard/daily')).json().length).toBeGreaterThan(0);
-    h.clock.set(Math.floor(h.clock.now() / DAY_MS) * DAY_MS + DAY_MS - 1);
+    h.clock.set(Math.floor(h.clock.nowMs() / DAY_MS) * DAY_MS + DAY_MS - 1);
     expect((await h.call('GET', '/api/leaderboard/daily')).json().length).toBeGreaterThan(0);
     h.clock.advance(1);
     expect((await h.call('GET', '/api/leaderboard/daily')).json()).toEqual([]);

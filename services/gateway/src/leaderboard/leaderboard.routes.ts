@@ -39,7 +39,7 @@ export function createLeaderboardPlugin(deps: LeaderboardPluginDeps): FastifyPlu
           response: { 200: LeaderboardList },
         },
       },
-      async () => (await dailyTop(deps.db, utcDay(deps.clock.now()), LEADERBOARD_SIZE)).map(entryView),
+      async () => (await dailyTop(deps.db, utcDay(deps.clock.nowMs()), LEADERBOARD_SIZE)).map(entryView),
     );
 
     app.get(
@@ -61,7 +61,7 @@ export function createLeaderboardPlugin(deps: LeaderboardPluginDeps): FastifyPlu
         if (userId !== request.user.id && (await findUserRole(deps.db, request.user.id)) !== 'admin') {
           throw new DomainError('FORBIDDEN', 'You can only see your own position');
         }
-        const row = await dailyPosition(deps.db, utcDay(deps.clock.now()), userId);
+        const row = await dailyPosition(deps.db, utcDay(deps.clock.nowMs()), userId);
         if (!row) throw new DomainError('NOT_FOUND', 'User not found');
         return entryView(row);
       },

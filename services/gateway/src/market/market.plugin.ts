@@ -115,7 +115,7 @@ export function createMarketPlugin(deps: MarketPluginDeps): FastifyPluginAsyncTy
           response: { 200: MarketPairList, ...errorResponses() },
         },
       },
-      async () => withRiskQuotes(deps.db, await listPairs(deps.db, PAIRS_KNOWN_MAX, deps.clock.now())),
+      async () => withRiskQuotes(deps.db, await listPairs(deps.db, PAIRS_KNOWN_MAX, deps.clock.nowMs())),
     );
 
     app.get(

@@ -80,7 +80,7 @@ function closed(socket: WebSocket): Promise<{ code: number; reason: string }> {
 
 let seq = 0;
 function publishTick(pair: string, price: number) {
-  const payload = { pair, price, atMs: clock.now() + seq++ };
+  const payload = { pair, price, atMs: clock.nowMs() + seq++ };
   return bus.publish('market.ticks.v1', pair, createEvent('market.ticks.v1', payload, { producer: 'test' }));
 }
 
@@ -109,10 +109,10 @@ describe('WebSocket /api/market/ws', () => {
     await publishTick('BTCUSDT', 95_001.25);
     await waitFor(() => received.length === 2 && eurReceived.length === 1, { what: 'ticks' });
     expect(received).toEqual([
-      { pair: 'BTCUSDT', price: 95_000.5, ts: clock.now() + first + 1 },
-      { pair: 'BTCUSDT', price: 95_001.25, ts: clock.now() + first + 3 },
+      { pair: 'BTCUSDT', price: 95_000.5, ts: clock.nowMs() + first + 1 },
+      { pair: 'BTCUSDT', price: 95_001.25, ts: clock.nowMs() + first + 3 },
     ]);
-    expect(eurReceived).toEqual([{ pair: 'EURUSD', price: 1.16001, ts: clock.now() + first }]);
+    expect(eurReceived).toEqual([{ pair: 'EURUSD', price: 1.16001, ts: clock.nowMs() + first }]);
   });
 
   it('closes with 1008 and a reason when the pair is unknown, missing or malformed', async () => {
@@ -165,7 +165,7 @@ describe('WebSocket /api/market/ws', () => {
 
     // Publish until the kernel's socket buffers (a few MB on loopback) are full and the server
     // starts skipping the slow client, then as many again, sampling the server's queued bytes.
-    const message = JSON.stringify({ pair: 'USDJPY', price: 155.123, ts: clock.now() }).length + 8;
+    const message = JSON.stringify({ pair: 'USDJPY', price: 155.123, ts: clock.nowMs() }).length + 8;
     const dropped = () => metricValue(registry, 'updown_ws_messages_dropped_total', { pair: 'USDJPY' });
     let sent = 0;
     let bufferedMax = 0;

@@ -21,7 +21,7 @@ export class PairDirectory {
   ) {}
 
   async has(symbol: string): Promise<boolean> {
-    const ageMs = this.clock.now() - this.loadedAtMs;
+    const ageMs = this.clock.nowMs() - this.loadedAtMs;
     if (ageMs > this.ttlMs || (!this.symbols.has(symbol) && ageMs > this.missReloadMs)) await this.reload();
     return this.symbols.has(symbol);
   }
@@ -30,7 +30,7 @@ export class PairDirectory {
     this.loading ??= listPairSymbols(this.db, PAIRS_KNOWN_MAX)
       .then((symbols) => {
         this.symbols = new Set(symbols);
-        this.loadedAtMs = this.clock.now();
+        this.loadedAtMs = this.clock.nowMs();
       })
       .finally(() => {
         this.loading = undefined;

@@ -75,7 +75,7 @@ export class TickFanout {
     const clients = this.byPair.get(tick.pair);
     if (!clients) return;
     const data = Buffer.from(JSON.stringify({ pair: tick.pair, price: tick.price, ts: tick.atMs }));
-    const now = this.clock.now();
+    const now = this.clock.nowMs();
     let sent = 0;
     for (const client of clients) {
       const { socket } = client;

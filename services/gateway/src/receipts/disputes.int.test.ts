@@ -35,7 +35,7 @@ const DAY_SEC = 24 * 60 * 60;
 beforeAll(async () => {
   database = await createTestDatabase({ max: 20 });
   const db = database.db;
-  const clock = { now: () => harness.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => harness.clock.nowMs(), setTimeout: () => () => undefined };
   const placeTrade = createPlaceTrade({
     db,
     prices: { get: (pair) => prices.get(pair) },
@@ -83,7 +83,7 @@ async function trader(): Promise<Trader> {
 
 /** `count` one-dollar 60 s demo trades of `who` on EURUSD, placed together and settled. */
 async function settledTrades(who: Trader, count: number): Promise<string[]> {
-  const t = harness.clock.now();
+  const t = harness.clock.nowMs();
   await storeTicks(database.db, [{ pair: 'EURUSD', atMs: t, price: 1.1 }]);
   prices.set('EURUSD', { price: 1.1, atMs: t });
   const ids: string[] = [];
@@ -105,7 +105,7 @@ async function settledTrades(who: Trader, count: number): Promise<string[]> {
   await settleBatch(database.db, {
     due: [{ pair: 'EURUSD', dueBefore: t + 60_300 }],
     limit: 1_000,
-    now: harness.clock.now(),
+    now: harness.clock.nowMs(),
   });
   return ids;
 }
@@ -254,7 +254,7 @@ describe('the daily cap', () => {
   it('counts resolved disputes too, and says with Retry-After when a slot frees', async () => {
     const busy = await trader();
     const trades = await settledTrades(busy, LIMITS.filedPerTraderPerDayMax + 1);
-    const firstAtMs = harness.clock.now();
+    const firstAtMs = harness.clock.nowMs();
     const first = await Promise.all(
       trades.slice(0, LIMITS.openPerTraderMax).map((id) => fileDispute(busy, id)),
     );

@@ -195,7 +195,7 @@ export function createDisputesPlugin(deps: DisputesPluginDeps): FastifyPluginAsy
                   ledger_entry_id: after.ledger_entry_id,
                   note: after.resolution_note,
                 },
-                at: clock.now(),
+                at: clock.nowMs(),
               }),
           },
           {

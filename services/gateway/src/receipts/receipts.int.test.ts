@@ -30,7 +30,7 @@ const prices = new Map<string, { price: number; atMs: number }>();
 
 beforeAll(async () => {
   database = await createTestDatabase({ max: 20 });
-  const clock = { now: () => harness.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => harness.clock.nowMs(), setTimeout: () => () => undefined };
   const placeTrade = createPlaceTrade({
     db: database.db,
     prices: { get: (pair) => prices.get(pair) },
@@ -77,7 +77,7 @@ async function tradeOf(
   exit: number,
   options: { settle?: boolean; receipt?: boolean } = {},
 ) {
-  const t = harness.clock.now();
+  const t = harness.clock.nowMs();
   await storeTicks(database.db, [{ pair: 'EURUSD', atMs: t, price: 1.1 }]);
   prices.set('EURUSD', { price: 1.1, atMs: t });
   const placed = await app().inject({
@@ -97,12 +97,12 @@ async function tradeOf(
   await settleBatch(database.db, {
     due: [{ pair: 'EURUSD', dueBefore: t + 60_300 }],
     limit: 100,
-    now: harness.clock.now(),
+    now: harness.clock.nowMs(),
   });
   if (options.receipt !== false) {
     await signCheckpoints(database.db, key, harness.clock);
     await settledTradesReadable(database.db, [id]);
-    await issueReceipts(database.db, { key, nowMs: harness.clock.now(), batch: 1_000, waitMsMax: 300_000 });
+    await issueReceipts(database.db, { key, nowMs: harness.clock.nowMs(), batch: 1_000, waitMsMax: 300_000 });
   }
   return id;
 }
@@ -114,7 +114,7 @@ describe('GET /.well-known/updown-keys.json and /api/checkpoints', () => {
     expect(keys.json()).toEqual(JSON.parse(JSON.stringify(key.keySet)));
     expect(keys.headers['cache-control']).toBe('public, max-age=300');
 
-    await storeTicks(database.db, [{ pair: 'GBPUSD', atMs: harness.clock.now(), price: 1.3 }]);
+    await storeTicks(database.db, [{ pair: 'GBPUSD', atMs: harness.clock.nowMs(), price: 1.3 }]);
     await signCheckpoints(database.db, key, harness.clock);
     const list = await app().inject({ method: 'GET', url: '/api/checkpoints?pair=gbpusd&limit=5' });
     expect(list.statusCode, list.body).toBe(200);
@@ -200,7 +200,7 @@ describe('GET /api/trades/:id/receipt', () => {
       code: 'RECEIPT_PENDING',
       detail: expect.stringMatching(/still open/),
     });
-    harness.clock.set(harness.clock.now() + 120_000);
+    harness.clock.set(harness.clock.nowMs() + 120_000);
     const unsigned = await tradeOf(me, 1.12, { receipt: false });
     const waiting = await app().inject({
       method: 'GET',

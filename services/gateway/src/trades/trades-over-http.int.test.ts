@@ -60,7 +60,7 @@ async function counts() {
   return rows[0]!;
 }
 
-const clock = { now: () => Date.now(), setTimeout: () => () => undefined };
+const clock = { nowMs: () => Date.now(), setTimeout: () => () => undefined };
 const ports: { close(): Promise<void> }[] = [];
 
 function gatewayWith(url: string, token: string, timeoutMs = 2_000) {

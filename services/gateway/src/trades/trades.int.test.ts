@@ -64,13 +64,13 @@ async function counts() {
 beforeAll(async () => {
   database = await createTestDatabase({ max: 40 });
   // The routes and the order service read the harness's manual clock, which exists once it is built.
-  const clock = { now: () => harness.clock.now(), setTimeout: () => () => undefined };
+  const clock = { nowMs: () => harness.clock.nowMs(), setTimeout: () => () => undefined };
   const placeTrade = createPlaceTrade({ db: database.db, prices: priceSource, clock, registry });
   harness = await authTestApp(database.db, {
     plugins: [createTradesPlugin({ db: database.db, order: { placeTrade }, clock, loadEvidence })],
   });
-  prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.now() });
-  prices.set('EURUSD', { price: 1.16012, atMs: harness.clock.now() });
+  prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.nowMs() });
+  prices.set('EURUSD', { price: 1.16012, atMs: harness.clock.nowMs() });
 });
 afterAll(async () => {
   await harness.close();
@@ -95,8 +95,8 @@ describe('POST /api/trades/place', () => {
       account_type: 'demo',
       duration: 120,
     });
-    expect(trade.expiry_ts).toBe(Math.ceil((harness.clock.now() + 120_000) / 1000));
-    expect(new Date(trade.created_at).getTime()).toBe(harness.clock.now());
+    expect(trade.expiry_ts).toBe(Math.ceil((harness.clock.nowMs() + 120_000) / 1000));
+    expect(new Date(trade.created_at).getTime()).toBe(harness.clock.nowMs());
     expect(await getUserBalances(database.db, me.id)).toMatchObject({
       demo: 1_000_000 - 2_550,
       demo_in_play: 2_550,
@@ -145,7 +145,7 @@ describe('POST /api/trades/place', () => {
 
   it('refuses a pair whose latest price is older than 5 s', async () => {
     const me = await trader();
-    prices.set('GBPUSD', { price: 1.315, atMs: harness.clock.now() - 5_001 });
+    prices.set('GBPUSD', { price: 1.315, atMs: harness.clock.nowMs() - 5_001 });
     const res = await place(me, { pair: 'GBPUSD' });
     expect(res.statusCode).toBe(409);
     expect(res.json().detail).toBe('No fresh price for GBPUSD; please try again in a moment');
@@ -158,7 +158,7 @@ describe('POST /api/trades/place', () => {
       .set({ active: false })
       .where('symbol', '=', 'ETHUSD')
       .execute();
-    prices.set('ETHUSD', { price: 3_100, atMs: harness.clock.now() });
+    prices.set('ETHUSD', { price: 3_100, atMs: harness.clock.nowMs() });
     const res = await place(me, { pair: 'ETHUSD' });
     expect(res.statusCode).toBe(400);
     expect(res.json().detail).toBe('ETHUSD is not available for trading right now');
@@ -227,7 +227,7 @@ describe('GET /api/trades/active and /api/trades/history', () => {
     const me = await trader();
     const first = (await place(me, { duration: 60 })).json();
     harness.clock.advance(1_000);
-    prices.set('BTCUSDT', { price: 97_001, atMs: harness.clock.now() });
+    prices.set('BTCUSDT', { price: 97_001, atMs: harness.clock.nowMs() });
     const second = (await place(me, { duration: 300, direction: 'DOWN' })).json();
 
     const active = await harness.app.inject({ url: '/api/trades/active', headers: bearer(me.token) });
@@ -259,7 +259,7 @@ describe('GET /api/trades/active and /api/trades/history', () => {
     expect(history.json().map((t: { id: string }) => t.id)).toEqual([second.id]);
     const all = await harness.app.inject({ url: '/api/trades/history', headers: bearer(me.token) });
     expect(all.json().map((t: { id: string }) => t.id)).toEqual([second.id, first.id]);
-    prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.now() });
+    prices.set('BTCUSDT', { price: 97_000.5, atMs: harness.clock.nowMs() });
   });
 
   it('caps the history limit and shows one trader nothing of another', async () => {

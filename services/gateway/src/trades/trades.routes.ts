@@ -129,7 +129,7 @@ export function createTradesPlugin(deps: TradesPluginDeps): FastifyPluginAsyncTy
         },
       },
       async (request) => {
-        const rows = await listActiveTrades(deps.db, request.user.id, deps.clock.now(), ACTIVE_LIMIT_MAX);
+        const rows = await listActiveTrades(deps.db, request.user.id, deps.clock.nowMs(), ACTIVE_LIMIT_MAX);
         return rows.map(activeTradeView);
       },
     );

@@ -102,7 +102,7 @@ describe('deposits', () => {
       account_type: 'real',
       status: 'approved',
     });
-    expect(new Date(body.bonus_expires_at).getTime()).toBe(h.clock.now() + 30 * DAY_MS);
+    expect(new Date(body.bonus_expires_at).getTime()).toBe(h.clock.nowMs() + 30 * DAY_MS);
 
     // The second deposit earns nothing more.
     const second = await deposit(me.token, 1_000);

@@ -49,7 +49,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
   async function answer(userId: string, amountCents: number, outcome: CommandOutcome) {
     const { balances, bonus } = await loadWallet(deps.db, userId);
     return {
-      ...walletView(balances, bonus, deps.clock.now()),
+      ...walletView(balances, bonus, deps.clock.nowMs()),
       status: outcome.status,
       amount: centsToDollars(amountCents),
       request: outcome.request ? paymentRequestView(outcome.request) : null,
@@ -70,7 +70,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
       },
       async (request) => {
         const { balances, bonus } = await loadWallet(deps.db, request.user.id);
-        return walletView(balances, bonus, deps.clock.now());
+        return walletView(balances, bonus, deps.clock.nowMs());
       },
     );
 
@@ -170,7 +170,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
       async (request) => {
         await cancelBonus(deps, request.user.id);
         const { balances, bonus } = await loadWallet(deps.db, request.user.id);
-        return walletView(balances, bonus, deps.clock.now());
+        return walletView(balances, bonus, deps.clock.nowMs());
       },
     );
   };

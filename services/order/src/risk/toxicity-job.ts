@@ -29,7 +29,7 @@ export function startToxicityScoring(deps: ToxicityJobDeps): ToxicityJob {
     intervalMs: deps.intervalMs ?? TOXICITY_INTERVAL_MS_DEFAULT,
     name: 'toxicity scoring',
     logger: deps.logger,
-    task: () => refreshToxicityScores(deps.db, deps.clock.now()),
+    task: () => refreshToxicityScores(deps.db, deps.clock.nowMs()),
   });
   return { stop: job.stop, runOnce: job.runNow };
 }

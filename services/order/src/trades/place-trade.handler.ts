@@ -292,7 +292,7 @@ async function readBatchState(
     }
   }
   return {
-    now: deps.clock.now(),
+    now: deps.clock.nowMs(),
     stakeCentsMax: context.stakeCentsMax,
     balances,
     pairs,

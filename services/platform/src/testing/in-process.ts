@@ -127,12 +127,12 @@ export async function jumpToExitTick(
   pair: string,
   expiryMs: number,
 ): Promise<void> {
-  clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.now()));
-  await waitForStoredReferenceTick(platform, pair, clock.now());
-  await waitForStoredTick(platform, pair, clock.now());
+  clock.advance(Math.max(0, expiryMs - EXIT_TICK_BEFORE_EXPIRY_MS - clock.nowMs()));
+  await waitForStoredReferenceTick(platform, pair, clock.nowMs());
+  await waitForStoredTick(platform, pair, clock.nowMs());
 }
 
 /** The second half: moves `clock` just past `expiryMs`; the feed's next tick makes the trades due. */
 export function jumpPastExpiry(clock: OffsetClock, expiryMs: number): void {
-  clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.now()));
+  clock.advance(Math.max(0, expiryMs + PAST_EXPIRY_MS - clock.nowMs()));
 }

@@ -87,7 +87,7 @@ function signedOf(row: CheckpointRow): SignedCheckpoint {
 export async function signCheckpoints(
   db: Kysely<Database>,
   key: SigningKey,
-  clock: Pick<Clock, 'now'>,
+  clock: Pick<Clock, 'nowMs'>,
 ): Promise<string[]> {
   const pairs = await pairsWithTicks(db, CHECKPOINT_PAIRS_MAX);
   if (pairs.length === 0) return [];
@@ -111,7 +111,7 @@ export async function signCheckpoints(
     ) f
     where heads.to_seq > heads.last_to_seq`.execute(db);
   if (rows.length === 0) return [];
-  const nowMs = clock.now();
+  const nowMs = clock.nowMs();
   // One signature per pair, and a pass may cover up to CHECKPOINT_PAIRS_MAX of them: the loop
   // turns between slices so placements in the same process do not wait for every signature.
   const slicer = createLoopSlicer();

@@ -59,10 +59,10 @@ describe('the tick chain', () => {
 
   it('signs a checkpoint per pair that grew, each starting where the previous ended, verifiable with the key set alone', async () => {
     await freshPair('CKPT', 10);
-    expect(await signCheckpoints(database.db, key, { now: () => T + 60_000 })).toContain('CKPT');
-    expect(await signCheckpoints(database.db, key, { now: () => T + 61_000 })).not.toContain('CKPT'); // nothing new
+    expect(await signCheckpoints(database.db, key, { nowMs: () => T + 60_000 })).toContain('CKPT');
+    expect(await signCheckpoints(database.db, key, { nowMs: () => T + 61_000 })).not.toContain('CKPT'); // nothing new
     await storeTicks(database.db, walk('CKPT', T + 2_500, 4));
-    await signCheckpoints(database.db, key, { now: () => T + 120_000 });
+    await signCheckpoints(database.db, key, { nowMs: () => T + 120_000 });
     const [second, first] = await listCheckpoints(database.db, 'CKPT', 10);
     expect(first!.checkpoint).toMatchObject({
       fromSeq: 1,
@@ -99,7 +99,7 @@ describe('the tick chain', () => {
 
   it('finds a receipt’s ticks: the entry, the last at or before expiry, the next one, and the checkpoints covering them', async () => {
     await freshPair('RCPT', 8); // T, T+250, … T+1750
-    await signCheckpoints(database.db, key, { now: () => T + 60_000 });
+    await signCheckpoints(database.db, key, { nowMs: () => T + 60_000 });
     const [found] = await receiptTicks(database.db, [
       { pair: 'RCPT', entryAtMs: T + 250, entryPrice: 1.1001, expiryAtMs: T + 1_100 },
     ]);
@@ -114,7 +114,7 @@ describe('the tick chain', () => {
   it('cuts retention only at a signed checkpoint and keeps pinned ticks, so the rest of the chain still verifies', async () => {
     const old = T - 10 * 86_400_000;
     await freshPair('RETAIN', 12, old);
-    await signCheckpoints(database.db, key, { now: () => old + 60_000 }); // covers 1..12
+    await signCheckpoints(database.db, key, { nowMs: () => old + 60_000 }); // covers 1..12
     await storeTicks(database.db, walk('RETAIN', old + 3_000, 4)); // 13..16, not yet checkpointed
     const [pinned] = await chainSegment(database.db, 'RETAIN', 5, 5);
     await pinTicks(database.db, [pinned!.id]);
@@ -133,7 +133,7 @@ describe('the tick chain', () => {
     expect(clean.pairs).toBeGreaterThanOrEqual(6);
 
     await freshPair('TAMPER', 10);
-    await signCheckpoints(database.db, key, { now: () => T + 90_000 });
+    await signCheckpoints(database.db, key, { nowMs: () => T + 90_000 });
     await sql`update market_ticks set price = 1.5 where pair = 'TAMPER' and seq = 4`.execute(database.db);
     await sql`delete from market_ticks where pair = 'TAMPER' and seq = 7`.execute(database.db);
     await sql`insert into market_ticks (pair, at_ms, price) values ('TAMPER', ${T + 1_300}, 1.9)`.execute(

@@ -51,7 +51,7 @@ export class FeedHealth {
     this.feeds.set(key(pair, role), {
       provider,
       sourceSymbol,
-      startedAtMs: this.clock.now(),
+      startedAtMs: this.clock.nowMs(),
       lastTickAtMs: null,
       lastPrice: null,
       perSecond: new Map(),
@@ -120,7 +120,7 @@ export class FeedHealth {
    * the feed was (re)started: a feed that never ticked has been silent since then.
    */
   reports(divergenceBps: (pair: string) => number | null): (FeedReport & { startedAtMs: number })[] {
-    const now = this.clock.now();
+    const now = this.clock.nowMs();
     const windowStart = Math.floor(now / 1000) - RATE_WINDOW_MS / 1000;
     return [...this.feeds].map(([k, feed]) => {
       const [pair, role] = splitKey(k);

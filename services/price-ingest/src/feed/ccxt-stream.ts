@@ -157,7 +157,7 @@ export class PairStream {
     this.lastTimestamp = timestamp;
     this.lastPrice = price;
     const sink = context.sink();
-    if (sink?.accepting()) sink.push([{ pair: this.symbol, price, atMs: context.clock.now() }]);
+    if (sink?.accepting()) sink.push([{ pair: this.symbol, price, atMs: context.clock.nowMs() }]);
     return true;
   }
 

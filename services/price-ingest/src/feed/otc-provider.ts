@@ -41,7 +41,7 @@ export class OtcProvider implements PriceProvider {
   start(sink: TickSink): void {
     if (this.sink) throw new Error('OTC provider already started');
     this.sink = sink;
-    this.nextDueMs = this.options.clock.now();
+    this.nextDueMs = this.options.clock.nowMs();
     this.schedule();
   }
 
@@ -53,7 +53,7 @@ export class OtcProvider implements PriceProvider {
 
   addPair(pair: FeedPair): void {
     if (this.feeds.has(pair.symbol)) return;
-    const seed = deriveSeed(this.options.seed, pair.symbol, 'live', this.options.clock.now());
+    const seed = deriveSeed(this.options.seed, pair.symbol, 'live', this.options.clock.nowMs());
     const walk = new OuWalk(walkParams(pair.symbol, pair.referencePrice), pair.startPrice, new Prng(seed));
     this.feeds.set(pair.symbol, { symbol: pair.symbol, walk, quote: priceQuoter(pair.symbol) });
   }
@@ -68,7 +68,7 @@ export class OtcProvider implements PriceProvider {
 
   /** Keeps a steady cadence; after a stall (a blocked event loop) it resumes instead of bursting to catch up. */
   private schedule(): void {
-    const now = this.options.clock.now();
+    const now = this.options.clock.nowMs();
     this.nextDueMs += this.options.tickIntervalMs;
     if (this.nextDueMs <= now) this.nextDueMs = now + this.options.tickIntervalMs;
     this.cancelTimer = this.options.clock.setTimeout(() => this.round(), this.nextDueMs - now);
@@ -78,7 +78,7 @@ export class OtcProvider implements PriceProvider {
     const sink = this.sink;
     if (!sink) return;
     if (this.feeds.size > 0 && sink.accepting()) {
-      const atMs = this.options.clock.now();
+      const atMs = this.options.clock.nowMs();
       const dtSec = this.options.tickIntervalMs / 1000;
       const ticks: Tick[] = [];
       for (const feed of this.feeds.values()) {

@@ -129,7 +129,7 @@ async function deadLetter<E>(
     reason,
     error,
     attempts,
-    failedAtMs: deps.clock.now(),
+    failedAtMs: deps.clock.nowMs(),
   });
   for (let write = 1; ; write++) {
     try {

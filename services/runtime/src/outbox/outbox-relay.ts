@@ -223,7 +223,7 @@ export class OutboxRelay<R extends TopicRegistry = EventTopics> {
   }
 
   private async housekeeping(): Promise<void> {
-    const now = this.clock.now();
+    const now = this.clock.nowMs();
     if (now - this.lastBacklogMs < this.settings.backlogIntervalMs) return;
     this.lastBacklogMs = now;
     // Metered only when there is work: the relay passes between run after every commit.

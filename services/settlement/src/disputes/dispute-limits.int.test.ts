@@ -34,7 +34,7 @@ const deps = (limits: DisputeDeps['limits']): DisputeDeps => ({
 
 /** `count` one-dollar demo trades of `user`, placed together and settled (UP from 1.1, exit 1.12). */
 async function settledTrades(user: string, count: number): Promise<string[]> {
-  const t = h.clock.now() + 1_000;
+  const t = h.clock.nowMs() + 1_000;
   h.clock.set(t);
   await h.tick('EURUSD', t, 1.1);
   const ids: string[] = [];
@@ -94,7 +94,7 @@ describe('dispute caps', () => {
     const limits = { openPerTraderMax: 100, filedPerTraderPerDayMax: 4 };
     const user = await h.newUser({ demo: 100_000 });
     const trades = await settledTrades(user, 9);
-    const firstAtMs = h.clock.now();
+    const firstAtMs = h.clock.nowMs();
     const results = await Promise.allSettled(trades.slice(0, 8).map(file(limits, user)));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(4);
     expect(results.find((r) => r.status === 'rejected')).toMatchObject({
@@ -123,7 +123,7 @@ describe('dispute caps', () => {
     const limits = { openPerTraderMax: 100, filedPerTraderPerDayMax: 1 };
     const user = await h.newUser({ demo: 100_000 });
     const [first] = await settledTrades(user, 1);
-    const filedAtMs = h.clock.now();
+    const filedAtMs = h.clock.nowMs();
     await file(limits, user)(first!);
     // Trades settled just before the window frees, so they are still within their own 24 hours.
     h.clock.set(filedAtMs + DISPUTE_FILING_WINDOW_MS - 70_000);
@@ -168,7 +168,7 @@ describe('the admins’ dispute pages', () => {
       cursor = page.nextCursor;
       // Filed mid-walk, later than everything listed: it belongs above the first page.
       if (pages === 0) {
-        h.clock.set(h.clock.now() + 1);
+        h.clock.set(h.clock.nowMs() + 1);
         await file(limits, user)(trades[7]!);
       }
       if (cursor === null) break;
@@ -185,7 +185,7 @@ describe('the admins’ dispute pages', () => {
     const user = await h.newUser({ demo: 100_000 });
     const trades = await settledTrades(user, 2);
     const limits = { openPerTraderMax: 100, filedPerTraderPerDayMax: 100 };
-    const earlyAtMs = h.clock.now();
+    const earlyAtMs = h.clock.nowMs();
     const early = await file(limits, user)(trades[0]!);
     h.clock.set(earlyAtMs + 5_000);
     const late = await file(limits, user)(trades[1]!);

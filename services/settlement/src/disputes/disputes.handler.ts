@@ -65,7 +65,7 @@ export async function openDispute(
     throw new DomainError('VALIDATION', 'Please say what is wrong with this settlement');
   const trade = await findTrade(deps.db, command.tradeId);
   if (!trade || trade.user_id !== command.userId) throw new TradeNotFound();
-  const now = deps.clock.now();
+  const now = deps.clock.nowMs();
   checkDisputable({ settledAtMs: trade.status === 'pending' ? null : trade.settled_at_ms }, now);
   if (await hasOpenDispute(deps.db, trade.id)) throw new DisputeAlreadyOpen();
   const limits = deps.limits ?? DISPUTE_LIMITS_DEFAULT;
@@ -80,7 +80,7 @@ export async function openDispute(
   const row = await deps.db.transaction().execute(async (trx) => {
     await lockDisputeFiler(trx, trade.user_id);
     // Read after the lock: a filing that waited for another is dated after it.
-    const filedAtMs = deps.clock.now();
+    const filedAtMs = deps.clock.nowMs();
     await checkQuota(trx, filedAtMs);
     return insertDispute(trx, {
       id: randomUUID(),
@@ -120,7 +120,7 @@ export async function resolveDispute(
     const dispute = await claimRows(trx, () => lockDispute(trx, command.disputeId));
     if (!dispute) throw new DisputeNotFound();
     if (dispute.status !== 'open') throw new DisputeAlreadyResolved();
-    const now = deps.clock.now();
+    const now = deps.clock.nowMs();
     const resolved = await decide(trx, dispute, now);
     await deps.onResolved?.(trx, dispute, resolved);
     return resolved;

@@ -29,7 +29,7 @@ const at = (ts: number) => h.clock.set(ts);
 
 /** A settled demo trade with its receipt issued: UP from 1.1, exit 1.12 (won). */
 async function settledWithReceipt(accountType: 'demo' | 'real' = 'demo') {
-  const t = h.clock.now() + 1_000;
+  const t = h.clock.nowMs() + 1_000;
   at(t);
   await h.tick('EURUSD', t, 1.1);
   const user = await h.newUser({ demo: 100_000, real: 100_000 });
@@ -47,7 +47,7 @@ async function settledWithReceipt(accountType: 'demo' | 'real' = 'demo') {
   await waitFor(async () => (await h.trade(trade.id)).status !== 'pending', 'settlement');
   await settledTradesReadable(h.db, [trade.id]);
   await signCheckpoints(h.db, key, h.clock);
-  await issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: 300_000 });
+  await issueReceipts(h.db, { key, nowMs: h.clock.nowMs(), batch: 1_000, waitMsMax: 300_000 });
   return { user, trade: await h.trade(trade.id) };
 }
 
@@ -95,7 +95,7 @@ describe('disputes', () => {
       { code: 'VALIDATION' },
     );
 
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('GBPUSD', t, 1.3);
     const open = await h.place({

@@ -45,7 +45,7 @@ export function startReceiptIssuer(deps: ReceiptIssuerDeps): RunningReceiptIssue
     for (let pass = 0; pass < passesMax; pass++) {
       const result = await issueReceipts(deps.db, {
         key: deps.key,
-        nowMs: deps.clock.now(),
+        nowMs: deps.clock.nowMs(),
         batch: RECEIPT_BATCH_MAX,
         waitMsMax: deps.waitMsMax,
       });

@@ -29,7 +29,8 @@ afterAll(async () => {
 });
 
 const at = (ts: number) => h.clock.set(ts);
-const issue = () => issueReceipts(h.db, { key, nowMs: h.clock.now(), batch: 1_000, waitMsMax: WAIT_MS_MAX });
+const issue = () =>
+  issueReceipts(h.db, { key, nowMs: h.clock.nowMs(), batch: 1_000, waitMsMax: WAIT_MS_MAX });
 const settledOf = (id: string) =>
   waitFor(async () => (await h.trade(id)).status !== 'pending', `trade ${id} to settle`);
 async function documentOf(tradeId: string) {
@@ -46,7 +47,7 @@ async function settledTrade(
   exit: number,
   after: number,
 ) {
-  const t = h.clock.now() + 1_000;
+  const t = h.clock.nowMs() + 1_000;
   at(t);
   await h.tick(pair, t, entry);
   const user = await h.newUser({ demo: 100_000, real: 100_000 });
@@ -114,7 +115,7 @@ describe('receipts', () => {
   });
 
   it('gives a void trade (no tick in the 10 s before expiry) a receipt naming the stale exit and the rule', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('USDJPY', t, 155);
     const user = await h.newUser({ demo: 100_000 });
@@ -138,7 +139,7 @@ describe('receipts', () => {
   it('are caught by the ledger check when a stored receipt is edited or re-signed with another key', async () => {
     await signCheckpoints(h.db, key, h.clock);
     await issue();
-    const before = await verifyReceipts(h.db, key.keySet, h.clock.now());
+    const before = await verifyReceipts(h.db, key.keySet, h.clock.nowMs());
     expect(before.violations).toEqual([]);
     expect(before.receipts).toBeGreaterThanOrEqual(3);
 
@@ -162,7 +163,7 @@ describe('receipts', () => {
     await sql`update trade_receipts set key_id = ${forged.kid}, signature = ${Buffer.from(forged.sig, 'base64url')}
               where trade_id = ${resigned.id}`.execute(h.db);
 
-    const after = await verifyReceipts(h.db, key.keySet, h.clock.now());
+    const after = await verifyReceipts(h.db, key.keySet, h.clock.nowMs());
     const about = (id: string) => after.violations.filter((v) => v.detail.includes(id)).map((v) => v.check);
     expect(about(edited.id)).toEqual(
       expect.arrayContaining([
@@ -198,7 +199,7 @@ describe('receipts', () => {
   });
 
   it('after issue, a deleted stored tick fails the receipt’s proof, naming the gap', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('GBPUSD', t, 1.3);
     const user = await h.newUser({ demo: 100_000 });
@@ -228,7 +229,7 @@ describe('receipts', () => {
   });
 
   it('waits for the tick after expiry however long, holding back no other trade, counted overdue past the bound', async () => {
-    const t = h.clock.now() + 1_000;
+    const t = h.clock.nowMs() + 1_000;
     at(t);
     await h.tick('BTCUSDT', t, 95_000);
     const user = await h.newUser({ demo: 100_000 });
@@ -252,11 +253,11 @@ describe('receipts', () => {
     expect(await issue()).toMatchObject({ issued: 1, waiting: 1 });
     expect((await loadReceipt(h.db, live.id)).status).toBe('issued');
     // Past the bound it still waits: without the tick after expiry its exit could not be proven.
-    at(h.clock.now() + WAIT_MS_MAX);
+    at(h.clock.nowMs() + WAIT_MS_MAX);
     expect(await issue()).toMatchObject({ issued: 0, waiting: 1, overdue: 1 });
     expect((await loadReceipt(h.db, trade.id)).status).toBe('pending');
     // The feed comes back: the first tick after the expiry proves the exit, and the receipt is issued.
-    const back = h.clock.now();
+    const back = h.clock.nowMs();
     await h.tick('BTCUSDT', back, 95_020);
     await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ issued: 1, waiting: 0, overdue: 0 });

@@ -50,7 +50,7 @@ export function startBonusExpiry(deps: BonusExpiryDeps): BonusExpiryJob {
 }
 
 async function expireAndSweep(deps: BonusExpiryDeps): Promise<BonusExpiryRun> {
-  const now = deps.clock.now();
+  const now = deps.clock.nowMs();
   const due = await dueBonuses(deps.db, new Date(now), BONUS_EXPIRY_BATCH_MAX);
   let expired = 0;
   for (const bonus of due) {

@@ -68,7 +68,7 @@ export async function decideRequest(
   const table = requestTable(kind);
   for (;;) {
     const step = await deps.db.transaction().execute(async (trx): Promise<DecisionStep> => {
-      const now = deps.clock.now();
+      const now = deps.clock.nowMs();
       const found = await findRequest(trx, table, input.id);
       if (!found) throw new RequestNotFound(LABEL[table]);
       await lockWallets(trx, [found.user_id]);

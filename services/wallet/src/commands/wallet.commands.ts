@@ -66,7 +66,7 @@ export async function deposit(
   }
   for (;;) {
     const step = await deps.db.transaction().execute(async (trx): Promise<DepositStep> => {
-      const now = deps.clock.now();
+      const now = deps.clock.nowMs();
       await lockUserWallet(trx, input.userId);
       const earlier = await replayed(trx, 'deposit_requests', input);
       if (earlier) return { done: earlier };
@@ -118,7 +118,7 @@ async function demoTopUp(
   deps: WalletDeps,
   input: { userId: string; amountCents: number; idempotencyKey?: string },
 ): Promise<void> {
-  const now = deps.clock.now();
+  const now = deps.clock.nowMs();
   await deps.db.transaction().execute(async (trx) => {
     await lockUserWallet(trx, input.userId);
     // Demo top-ups keep no request row; the ledger's own key makes a retry move nothing.
@@ -153,7 +153,7 @@ export async function requestWithdrawal(
   input: { userId: string; amountCents: number; accountType: 'real' | 'demo'; idempotencyKey?: string },
 ): Promise<CommandOutcome> {
   if (input.accountType === 'demo') throw new DemoWithdrawal();
-  const now = deps.clock.now();
+  const now = deps.clock.nowMs();
   return deps.db.transaction().execute(async (trx) => {
     await lockUserWallet(trx, input.userId);
     const earlier = await replayed(trx, 'withdrawal_requests', input);
@@ -198,7 +198,7 @@ export async function requestWithdrawal(
 }
 
 export async function cancelBonus(deps: WalletDeps, userId: string): Promise<void> {
-  const now = deps.clock.now();
+  const now = deps.clock.nowMs();
   await deps.db.transaction().execute(async (trx) => {
     await lockUserWallet(trx, userId);
     const [bonus] = await lockActiveBonuses(trx, [userId]);

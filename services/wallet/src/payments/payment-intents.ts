@@ -100,7 +100,7 @@ export async function recordPaymentResult(
   hooks: DecisionHooks = {},
 ): Promise<RecordedPayment> {
   const recorded = await deps.db.transaction().execute(async (trx) => {
-    const now = deps.clock.now();
+    const now = deps.clock.nowMs();
     await lockUserWallet(trx, intent.user_id);
     const claimed = await claimRows(trx, async () => {
       const settled = await settlePendingIntent(trx, intent.id, {
@@ -208,7 +208,7 @@ export async function recoverPaymentIntents(
   deps: RecoveryDeps,
   hooks: DecisionHooks = {},
 ): Promise<RecoveryRun> {
-  const before = new Date(deps.clock.now() - (deps.olderThanMs ?? PAYMENT_INTENT_RECOVERY_AGE_MS_DEFAULT));
+  const before = new Date(deps.clock.nowMs() - (deps.olderThanMs ?? PAYMENT_INTENT_RECOVERY_AGE_MS_DEFAULT));
   const stale = await stalePendingIntents(deps.db, before, PAYMENT_INTENT_RECOVERY_BATCH_MAX);
   let succeeded = 0;
   let failed = 0;

@@ -154,5 +154,5 @@ export async function adminToken(app: GatewayInstance, db: Kysely<Database>): Pr
 }
 
 export function totp(secret: string, clock: ManualClock): Promise<string> {
-  return generate({ secret, epoch: Math.floor(clock.now() / 1000) });
+  return generate({ secret, epoch: Math.floor(clock.nowMs() / 1000) });
 }

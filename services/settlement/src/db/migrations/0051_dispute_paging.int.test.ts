@@ -30,7 +30,7 @@ async function disputeWithoutPair(db: Kysely<Database>, tradeId: string, userId:
 describe('migration 0051_dispute_paging', () => {
   it('fills in the pair of disputes filed before it from their trades, and refuses one whose trade is gone', async () => {
     const user = await h.newUser({ demo: 10_000 });
-    await h.tick('GBPUSD', h.clock.now(), 1.3);
+    await h.tick('GBPUSD', h.clock.nowMs(), 1.3);
     const trade = await h.place({
       userId: user,
       pair: 'GBPUSD',
