@@ -21,12 +21,12 @@ describe('benchTransfer', () => {
 
   it('alternates a lost stake and a won payout', () => {
     expect(benchTransfer(owners, 'run', 0).kind).toBe('trade_loss');
-    expect(benchTransfer(owners, 'run', 0).postings.map((p) => p.amount)).toEqual([
+    expect(benchTransfer(owners, 'run', 0).postings.map((p) => p.amountCents)).toEqual([
       -STAKE_CENTS,
       STAKE_CENTS,
     ]);
     expect(benchTransfer(owners, 'run', 1).kind).toBe('trade_payout');
-    expect(benchTransfer(owners, 'run', 1).postings.map((p) => p.amount)).toEqual([
+    expect(benchTransfer(owners, 'run', 1).postings.map((p) => p.amountCents)).toEqual([
       -STAKE_CENTS,
       STAKE_CENTS + PROFIT_CENTS,
       -PROFIT_CENTS,
@@ -62,7 +62,11 @@ describe('bareBatch', () => {
     expect(batch.entryKinds).toEqual(commands.map((c) => c.kind));
     expect(batch.entryRefs).toEqual(commands.map((c) => JSON.stringify(c.ref)));
     const enginePostings = commands.flatMap((c) =>
-      c.postings.map((p) => [c.idempotencyKey, idOf(accountCode(p.account, c.idempotencyKey)), p.amount]),
+      c.postings.map((p) => [
+        c.idempotencyKey,
+        idOf(accountCode(p.account, c.idempotencyKey)),
+        p.amountCents,
+      ]),
     );
     expect(
       batch.postingKeys.map((key, i) => [key, batch.postingAccountIds[i], batch.postingAmounts[i]]),

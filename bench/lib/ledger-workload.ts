@@ -32,17 +32,17 @@ export function transferLegs(owners: readonly string[], seq: number): Legs {
     return {
       kind: 'trade_loss',
       postings: [
-        { account: { owner, type: 'demo_in_play' }, amount: -STAKE_CENTS },
-        { account: { system: 'house_demo' }, amount: STAKE_CENTS },
+        { account: { owner, type: 'demo_in_play' }, amountCents: -STAKE_CENTS },
+        { account: { system: 'house_demo' }, amountCents: STAKE_CENTS },
       ],
     };
   }
   return {
     kind: 'trade_payout',
     postings: [
-      { account: { owner, type: 'demo_in_play' }, amount: -STAKE_CENTS },
-      { account: { owner, type: 'demo' }, amount: STAKE_CENTS + PROFIT_CENTS },
-      { account: { system: 'house_demo' }, amount: -PROFIT_CENTS },
+      { account: { owner, type: 'demo_in_play' }, amountCents: -STAKE_CENTS },
+      { account: { owner, type: 'demo' }, amountCents: STAKE_CENTS + PROFIT_CENTS },
+      { account: { system: 'house_demo' }, amountCents: -PROFIT_CENTS },
     ],
   };
 }
@@ -73,8 +73,8 @@ export function seedTransfer(owner: string, runId: string): TransferCommand {
     kind: 'bench_seed',
     idempotencyKey: `bench:${runId}:seed:${owner}`,
     postings: [
-      { account: { system: 'demo_issuance' }, amount: -SEED_IN_PLAY_CENTS },
-      { account: { owner, type: 'demo_in_play' }, amount: SEED_IN_PLAY_CENTS },
+      { account: { system: 'demo_issuance' }, amountCents: -SEED_IN_PLAY_CENTS },
+      { account: { owner, type: 'demo_in_play' }, amountCents: SEED_IN_PLAY_CENTS },
     ],
   };
 }
@@ -127,8 +127,8 @@ export function bareBatch(
       const id = accountIdOf(accountIds, posting.account, key);
       batch.postingKeys.push(key);
       batch.postingAccountIds.push(id);
-      batch.postingAmounts.push(posting.amount);
-      deltas.set(id, (deltas.get(id) ?? 0) + posting.amount);
+      batch.postingAmounts.push(posting.amountCents);
+      deltas.set(id, (deltas.get(id) ?? 0) + posting.amountCents);
     }
   }
   for (const [id, delta] of [...deltas].sort((a, b) => a[0] - b[0])) {

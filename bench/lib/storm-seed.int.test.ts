@@ -81,10 +81,10 @@ describe('the expiry storm seed', () => {
           idempotencyKey: `trade:${row.id}:stake`,
           ref: { tradeId: row.id },
           postings: [
-            { account: { owner: row.user_id, type: row.account_type }, amount: -row.amount_cents },
+            { account: { owner: row.user_id, type: row.account_type }, amountCents: -row.amount_cents },
             {
               account: { owner: row.user_id, type: `${row.account_type}_in_play` as const },
-              amount: row.amount_cents,
+              amountCents: row.amount_cents,
             },
           ],
         });
@@ -95,8 +95,8 @@ describe('the expiry storm seed', () => {
         kind: 'demo_grant',
         idempotencyKey: `demo_grant:${user}`,
         postings: [
-          { account: { system: 'demo_issuance' }, amount: -SEED_DEMO_GRANT_CENTS },
-          { account: { owner: user, type: 'demo' }, amount: SEED_DEMO_GRANT_CENTS },
+          { account: { system: 'demo_issuance' }, amountCents: -SEED_DEMO_GRANT_CENTS },
+          { account: { owner: user, type: 'demo' }, amountCents: SEED_DEMO_GRANT_CENTS },
         ],
       });
       expect(grant.replayed).toBe(true);

@@ -74,7 +74,7 @@ function chainedHistory(
 
 function requestHash(command: TransferCommand): string {
   const postings = command.postings
-    .map((p) => ({ code: accountCode(p.account, command.idempotencyKey), amount: p.amount }))
+    .map((p) => ({ code: accountCode(p.account, command.idempotencyKey), amountCents: p.amountCents }))
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   return createHash('sha256').update(canonicalTransfer(command.kind, postings)).digest('hex');
 }
@@ -95,8 +95,8 @@ function fundingEntries(userId: string, depositId: string): FundingEntry[] {
     kind: 'demo_grant',
     idempotencyKey: `demo_grant:${userId}`,
     postings: [
-      { account: { system: 'demo_issuance' }, amount: -SEED_DEMO_GRANT_CENTS },
-      { account: { owner: userId, type: 'demo' }, amount: SEED_DEMO_GRANT_CENTS },
+      { account: { system: 'demo_issuance' }, amountCents: -SEED_DEMO_GRANT_CENTS },
+      { account: { owner: userId, type: 'demo' }, amountCents: SEED_DEMO_GRANT_CENTS },
     ],
     ref: { userId },
   };
@@ -104,8 +104,8 @@ function fundingEntries(userId: string, depositId: string): FundingEntry[] {
     kind: 'deposit',
     idempotencyKey: `deposit:${depositId}`,
     postings: [
-      { account: { system: 'payments_clearing' }, amount: -SEED_REAL_DEPOSIT_CENTS },
-      { account: { owner: userId, type: 'real' }, amount: SEED_REAL_DEPOSIT_CENTS },
+      { account: { system: 'payments_clearing' }, amountCents: -SEED_REAL_DEPOSIT_CENTS },
+      { account: { owner: userId, type: 'real' }, amountCents: SEED_REAL_DEPOSIT_CENTS },
     ],
     ref: { depositId },
   };
@@ -116,7 +116,7 @@ function fundingEntries(userId: string, depositId: string): FundingEntry[] {
     ref: JSON.stringify(command.ref),
     systemCode: accountCode(command.postings[0]!.account, command.idempotencyKey),
     userCode: accountCode(command.postings[1]!.account, command.idempotencyKey),
-    amount: command.postings[1]!.amount,
+    amount: command.postings[1]!.amountCents,
   }));
 }
 

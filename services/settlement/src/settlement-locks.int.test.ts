@@ -89,8 +89,8 @@ describe('settlement and a bonus cancel of the same user', () => {
         kind: 'bonus_forfeit',
         idempotencyKey: `bonus:${bonusId}:forfeit`,
         postings: [
-          { account: { owner: user, type: 'bonus' }, amount: -9_000 },
-          { account: { system: 'bonus_pool' }, amount: 9_000 },
+          { account: { owner: user, type: 'bonus' }, amountCents: -9_000 },
+          { account: { system: 'bonus_pool' }, amountCents: 9_000 },
         ],
       });
     });

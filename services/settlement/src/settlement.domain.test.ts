@@ -127,10 +127,11 @@ describe('settle and settlementEntry', () => {
     expiryAtMs: expiry,
   };
   const tick = (price: number, atMs = expiry - 100) => ({ id: 42, price, atMs });
-  const sum = (entry: ReturnType<typeof settlementEntry>) => entry.postings.reduce((s, p) => s + p.amount, 0);
+  const sum = (entry: ReturnType<typeof settlementEntry>) =>
+    entry.postings.reduce((s, p) => s + p.amountCents, 0);
   const byAccount = (entry: ReturnType<typeof settlementEntry>) =>
     Object.fromEntries(
-      entry.postings.map((p) => ['system' in p.account ? p.account.system : p.account.type, p.amount]),
+      entry.postings.map((p) => ['system' in p.account ? p.account.system : p.account.type, p.amountCents]),
     );
 
   it('voids a trade whose feeds disagreed, refunding the stake, and records the check either way', () => {

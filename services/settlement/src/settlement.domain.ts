@@ -232,7 +232,7 @@ export type SettlementAccount =
 export interface SettlementEntry {
   readonly kind: 'trade_payout' | 'trade_loss' | 'trade_refund';
   readonly idempotencyKey: string;
-  readonly postings: readonly { readonly account: SettlementAccount; readonly amount: number }[];
+  readonly postings: readonly { readonly account: SettlementAccount; readonly amountCents: number }[];
   readonly ref: { readonly tradeId: string };
 }
 
@@ -250,26 +250,29 @@ export function settlementKey(tradeId: string): string {
  */
 export function settlementEntry(trade: SettlingTrade, result: Settlement): SettlementEntry {
   const owner = trade.userId;
-  const lines: { account: SettlementAccount; amount: number }[] = [];
+  const lines: { account: SettlementAccount; amountCents: number }[] = [];
   if (trade.accountType === 'demo') {
-    lines.push({ account: { owner, type: 'demo_in_play' }, amount: -trade.amountCents });
+    lines.push({ account: { owner, type: 'demo_in_play' }, amountCents: -trade.amountCents });
     const back = result.toCashCents + result.toBonusCents;
-    lines.push({ account: { owner, type: 'demo' }, amount: back });
-    lines.push({ account: { system: 'house_demo' }, amount: trade.amountCents - back });
+    lines.push({ account: { owner, type: 'demo' }, amountCents: back });
+    lines.push({ account: { system: 'house_demo' }, amountCents: trade.amountCents - back });
   } else {
-    lines.push({ account: { owner, type: 'real_in_play' }, amount: -trade.stakeCashCents });
-    lines.push({ account: { owner, type: 'bonus_in_play' }, amount: -trade.stakeBonusCents });
-    lines.push({ account: { owner, type: 'real' }, amount: result.toCashCents });
-    lines.push({ account: { owner, type: 'bonus' }, amount: result.toBonusCents });
-    lines.push({ account: { system: 'house_real' }, amount: trade.stakeCashCents - result.toCashCents });
-    lines.push({ account: { system: 'bonus_pool' }, amount: trade.stakeBonusCents - result.toBonusCents });
+    lines.push({ account: { owner, type: 'real_in_play' }, amountCents: -trade.stakeCashCents });
+    lines.push({ account: { owner, type: 'bonus_in_play' }, amountCents: -trade.stakeBonusCents });
+    lines.push({ account: { owner, type: 'real' }, amountCents: result.toCashCents });
+    lines.push({ account: { owner, type: 'bonus' }, amountCents: result.toBonusCents });
+    lines.push({ account: { system: 'house_real' }, amountCents: trade.stakeCashCents - result.toCashCents });
+    lines.push({
+      account: { system: 'bonus_pool' },
+      amountCents: trade.stakeBonusCents - result.toBonusCents,
+    });
   }
   const kind =
     result.status === 'won' ? 'trade_payout' : result.status === 'lost' ? 'trade_loss' : 'trade_refund';
   return {
     kind,
     idempotencyKey: settlementKey(trade.tradeId),
-    postings: lines.filter((line) => line.amount !== 0),
+    postings: lines.filter((line) => line.amountCents !== 0),
     ref: { tradeId: trade.tradeId },
   };
 }

@@ -28,8 +28,8 @@ export async function createAccount(db: Kysely<Database>, user: NewUser): Promis
       kind: 'demo_grant',
       idempotencyKey: `demo_grant:${row.id}`,
       postings: [
-        { account: { system: 'demo_issuance' }, amount: -DEMO_GRANT_CENTS },
-        { account: { owner: row.id, type: 'demo' }, amount: DEMO_GRANT_CENTS },
+        { account: { system: 'demo_issuance' }, amountCents: -DEMO_GRANT_CENTS },
+        { account: { owner: row.id, type: 'demo' }, amountCents: DEMO_GRANT_CENTS },
       ],
       ref: { userId: row.id },
       occurredAt: user.createdAt,

@@ -392,8 +392,8 @@ describe('bonus expiry', () => {
         kind: 'trade_payout',
         idempotencyKey: randomUUID(),
         postings: [
-          { account: { system: 'house_real' }, amount: -700 },
-          { account: { owner: me.id, type: 'bonus' }, amount: 700 },
+          { account: { system: 'house_real' }, amountCents: -700 },
+          { account: { owner: me.id, type: 'bonus' }, amountCents: 700 },
         ],
       }),
     );

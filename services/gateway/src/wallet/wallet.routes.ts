@@ -93,7 +93,7 @@ export function createWalletPlugin(pluginDeps: WalletPluginDeps): FastifyPluginA
         return rows.map((row) => ({
           id: row.id,
           type: row.type,
-          amount: centsToDollars(row.amount),
+          amount: centsToDollars(row.amountCents),
           balance_after: centsToDollars(row.balanceAfter),
           account_type: row.accountType,
           created_at: row.createdAt.toISOString(),

@@ -197,8 +197,8 @@ export async function seedTrades(
         kind: 'trade_stake',
         idempotencyKey: `trade:${t.id}:stake`,
         postings: [
-          { account: { owner: t.userId, type: t.accountType }, amount: -t.amount },
-          { account: { owner: t.userId, type: `${t.accountType}_in_play` as const }, amount: t.amount },
+          { account: { owner: t.userId, type: t.accountType }, amountCents: -t.amount },
+          { account: { owner: t.userId, type: `${t.accountType}_in_play` as const }, amountCents: t.amount },
         ],
       })),
     );

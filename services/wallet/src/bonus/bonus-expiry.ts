@@ -107,10 +107,10 @@ export async function sweepOrphanBonusBalances(db: Kysely<Database>, now: number
         kind: toCash ? 'bonus_conversion' : 'bonus_forfeit',
         idempotencyKey: key,
         postings: [
-          { account: { owner: userId, type: 'bonus' }, amount: -amount },
+          { account: { owner: userId, type: 'bonus' }, amountCents: -amount },
           toCash
-            ? { account: { owner: userId, type: 'real' }, amount }
-            : { account: { system: 'bonus_pool' }, amount },
+            ? { account: { owner: userId, type: 'real' }, amountCents: amount }
+            : { account: { system: 'bonus_pool' }, amountCents: amount },
         ],
         ref: { bonusId: last.id, reason: 'sweep' },
         occurredAt: new Date(now),

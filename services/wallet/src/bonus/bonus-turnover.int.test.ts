@@ -37,8 +37,8 @@ async function bonusHolder(bonus: {
       kind: 'bonus_credit',
       idempotencyKey: `bonus:${bonusId}:credit`,
       postings: [
-        { account: { system: 'bonus_pool' }, amount: -bonus.balanceCents },
-        { account: { owner: userId, type: 'bonus' }, amount: bonus.balanceCents },
+        { account: { system: 'bonus_pool' }, amountCents: -bonus.balanceCents },
+        { account: { owner: userId, type: 'bonus' }, amountCents: bonus.balanceCents },
       ],
     }),
   );
@@ -128,8 +128,8 @@ describe('applyBonusTurnover', () => {
         kind: 'bonus_forfeit',
         idempotencyKey: `empty:${empty.bonusId}`,
         postings: [
-          { account: { owner: empty.userId, type: 'bonus' }, amount: -1 },
-          { account: { system: 'bonus_pool' }, amount: 1 },
+          { account: { owner: empty.userId, type: 'bonus' }, amountCents: -1 },
+          { account: { system: 'bonus_pool' }, amountCents: 1 },
         ],
       }),
     );

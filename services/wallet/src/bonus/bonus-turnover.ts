@@ -81,8 +81,8 @@ async function convertBonusBalances(
         ref: { bonusId: c.bonusId },
         occurredAt: new Date(now),
         postings: [
-          { account: { owner: c.userId, type: 'bonus' as const }, amount: -c.convertedCents },
-          { account: { owner: c.userId, type: 'real' as const }, amount: c.convertedCents },
+          { account: { owner: c.userId, type: 'bonus' as const }, amountCents: -c.convertedCents },
+          { account: { owner: c.userId, type: 'real' as const }, amountCents: c.convertedCents },
         ],
       })),
   );

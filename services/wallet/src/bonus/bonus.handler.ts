@@ -41,8 +41,8 @@ export async function grantFirstDepositBonus(
     kind: 'bonus_credit',
     idempotencyKey: `bonus:${bonusId}:credit`,
     postings: [
-      { account: { system: 'bonus_pool' }, amount: -grant.amountCents },
-      { account: { owner: input.userId, type: 'bonus' }, amount: grant.amountCents },
+      { account: { system: 'bonus_pool' }, amountCents: -grant.amountCents },
+      { account: { owner: input.userId, type: 'bonus' }, amountCents: grant.amountCents },
     ],
     ref: { bonusId, depositId: input.depositId },
     occurredAt: new Date(input.now),
@@ -81,8 +81,8 @@ export async function endLockedBonus(
       kind: 'bonus_forfeit',
       idempotencyKey: forfeitKey(input.bonusId),
       postings: [
-        { account: { owner: input.userId, type: 'bonus' }, amount: -remaining },
-        { account: { system: 'bonus_pool' }, amount: remaining },
+        { account: { owner: input.userId, type: 'bonus' }, amountCents: -remaining },
+        { account: { system: 'bonus_pool' }, amountCents: remaining },
       ],
       ref: { bonusId: input.bonusId, reason: input.status },
       occurredAt: new Date(input.now),

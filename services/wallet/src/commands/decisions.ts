@@ -152,10 +152,10 @@ async function settleWithdrawalHold(
     kind: approved ? 'withdrawal_payout' : 'withdrawal_reversal',
     idempotencyKey: key,
     postings: [
-      { account: { owner: request.user_id, type: 'withdrawal_hold' }, amount: -request.amount_cents },
+      { account: { owner: request.user_id, type: 'withdrawal_hold' }, amountCents: -request.amount_cents },
       approved
-        ? { account: { system: 'payments_clearing' }, amount: request.amount_cents }
-        : { account: { owner: request.user_id, type: 'real' }, amount: request.amount_cents },
+        ? { account: { system: 'payments_clearing' }, amountCents: request.amount_cents }
+        : { account: { owner: request.user_id, type: 'real' }, amountCents: request.amount_cents },
     ],
     ref: { withdrawalId: request.id },
     occurredAt: new Date(now),

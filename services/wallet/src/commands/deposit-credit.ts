@@ -24,8 +24,8 @@ export async function creditRealDeposit(
     kind: 'deposit',
     idempotencyKey: `deposit:${input.depositId}`,
     postings: [
-      { account: { system: 'payments_clearing' }, amount: -input.amountCents },
-      { account: { owner: input.userId, type: 'real' }, amount: input.amountCents },
+      { account: { system: 'payments_clearing' }, amountCents: -input.amountCents },
+      { account: { owner: input.userId, type: 'real' }, amountCents: input.amountCents },
     ],
     ref: { depositId: input.depositId },
     occurredAt: new Date(input.now),

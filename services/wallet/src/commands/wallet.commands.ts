@@ -133,8 +133,8 @@ async function demoTopUp(
       kind: 'deposit',
       idempotencyKey: key,
       postings: [
-        { account: { system: 'demo_issuance' }, amount: -input.amountCents },
-        { account: { owner: input.userId, type: 'demo' }, amount: input.amountCents },
+        { account: { system: 'demo_issuance' }, amountCents: -input.amountCents },
+        { account: { owner: input.userId, type: 'demo' }, amountCents: input.amountCents },
       ],
       occurredAt: new Date(now),
     });
@@ -178,8 +178,8 @@ export async function requestWithdrawal(
       kind: 'withdrawal',
       idempotencyKey: `withdrawal:${id}:hold`,
       postings: [
-        { account: { owner: input.userId, type: 'real' }, amount: -input.amountCents },
-        { account: { owner: input.userId, type: 'withdrawal_hold' }, amount: input.amountCents },
+        { account: { owner: input.userId, type: 'real' }, amountCents: -input.amountCents },
+        { account: { owner: input.userId, type: 'withdrawal_hold' }, amountCents: input.amountCents },
       ],
       ref: { withdrawalId: id },
       occurredAt: new Date(now),

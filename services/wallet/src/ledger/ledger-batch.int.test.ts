@@ -31,8 +31,8 @@ async function newUsers(count: number, depositCents: number): Promise<string[]> 
         kind: 'deposit',
         idempotencyKey: `deposit:${owner}`,
         postings: [
-          { account: { system: 'payments_clearing' }, amount: -depositCents },
-          { account: { owner, type: 'real' }, amount: depositCents },
+          { account: { system: 'payments_clearing' }, amountCents: -depositCents },
+          { account: { owner, type: 'real' }, amountCents: depositCents },
         ],
       })),
     ),
@@ -59,8 +59,8 @@ function mixedBatch(users: readonly string[], count: number, prefix: string): Tr
           kind: 'trade_stake',
           idempotencyKey: key,
           postings: [
-            { account: { owner, type: 'real' }, amount: -(100 + (i % 7)) },
-            { account: { owner, type: 'real_in_play' }, amount: 100 + (i % 7) },
+            { account: { owner, type: 'real' }, amountCents: -(100 + (i % 7)) },
+            { account: { owner, type: 'real_in_play' }, amountCents: 100 + (i % 7) },
           ],
         };
       case 1:
@@ -68,8 +68,8 @@ function mixedBatch(users: readonly string[], count: number, prefix: string): Tr
           kind: 'trade_payout',
           idempotencyKey: key,
           postings: [
-            { account: { system: 'house_real' }, amount: -(50 + (i % 11)) },
-            { account: { owner, type: 'real' }, amount: 50 + (i % 11) },
+            { account: { system: 'house_real' }, amountCents: -(50 + (i % 11)) },
+            { account: { owner, type: 'real' }, amountCents: 50 + (i % 11) },
           ],
         };
       case 2:
@@ -77,8 +77,8 @@ function mixedBatch(users: readonly string[], count: number, prefix: string): Tr
           kind: 'trade_loss',
           idempotencyKey: key,
           postings: [
-            { account: { owner, type: 'real' }, amount: -30 },
-            { account: { system: 'house_real' }, amount: 30 },
+            { account: { owner, type: 'real' }, amountCents: -30 },
+            { account: { system: 'house_real' }, amountCents: 30 },
           ],
         };
       default:
@@ -86,8 +86,8 @@ function mixedBatch(users: readonly string[], count: number, prefix: string): Tr
           kind: 'bonus_credit',
           idempotencyKey: key,
           postings: [
-            { account: { system: 'bonus_pool' }, amount: -(20 + (i % 3)) },
-            { account: { owner, type: 'bonus' }, amount: 20 + (i % 3) },
+            { account: { system: 'bonus_pool' }, amountCents: -(20 + (i % 3)) },
+            { account: { owner, type: 'bonus' }, amountCents: 20 + (i % 3) },
           ],
         };
     }
@@ -101,7 +101,7 @@ function expectedDeltas(users: readonly string[], commands: readonly TransferCom
     for (const posting of command.postings) {
       if (!('owner' in posting.account)) continue;
       const row = deltas.get(posting.account.owner)!;
-      row[posting.account.type as keyof typeof row] += posting.amount;
+      row[posting.account.type as keyof typeof row] += posting.amountCents;
     }
   }
   return deltas;
@@ -186,7 +186,7 @@ describe('transferBatch', () => {
     await inTransaction((trx) => transferBatch(trx, [command!]));
     const changed: TransferCommand = {
       ...command!,
-      postings: command!.postings.map((p) => ({ ...p, amount: p.amount * 2 })),
+      postings: command!.postings.map((p) => ({ ...p, amountCents: p.amountCents * 2 })),
     };
     await expect(inTransaction((trx) => transferBatch(trx, [changed]))).rejects.toBeInstanceOf(
       IdempotencyConflict,
@@ -202,8 +202,8 @@ describe('transferBatch', () => {
       kind: 'trade_stake',
       idempotencyKey: `overdraft-one:${randomUUID()}`,
       postings: [
-        { account: { owner: users[3]!, type: 'real' }, amount: -500_000 },
-        { account: { owner: users[3]!, type: 'real_in_play' }, amount: 500_000 },
+        { account: { owner: users[3]!, type: 'real' }, amountCents: -500_000 },
+        { account: { owner: users[3]!, type: 'real_in_play' }, amountCents: 500_000 },
       ],
     });
     const error = await inTransaction((trx) => transferBatch(trx, commands)).catch((e: unknown) => e);
@@ -229,16 +229,16 @@ describe('transferBatch', () => {
           kind: 'trade_stake',
           idempotencyKey: `order-spend:${user}`,
           postings: [
-            { account: { owner: user!, type: 'real' }, amount: -500 },
-            { account: { owner: user!, type: 'real_in_play' }, amount: 500 },
+            { account: { owner: user!, type: 'real' }, amountCents: -500 },
+            { account: { owner: user!, type: 'real_in_play' }, amountCents: 500 },
           ],
         },
         {
           kind: 'deposit',
           idempotencyKey: `order-earn:${user}`,
           postings: [
-            { account: { system: 'payments_clearing' }, amount: -500 },
-            { account: { owner: user!, type: 'real' }, amount: 500 },
+            { account: { system: 'payments_clearing' }, amountCents: -500 },
+            { account: { owner: user!, type: 'real' }, amountCents: 500 },
           ],
         },
       ]),
@@ -261,8 +261,8 @@ describe('transferBatch', () => {
           kind: 'trade_stake',
           idempotencyKey: randomUUID(),
           postings: [
-            { account: { owner: users[0]!, type: 'real' }, amount: -10 },
-            { account: { owner: users[0]!, type: 'real_in_play' }, amount: 10 },
+            { account: { owner: users[0]!, type: 'real' }, amountCents: -10 },
+            { account: { owner: users[0]!, type: 'real_in_play' }, amountCents: 10 },
           ],
         }),
       );
@@ -283,8 +283,8 @@ describe('transferBatch', () => {
             kind: 'deposit',
             idempotencyKey: randomUUID(),
             postings: [
-              { account: { system: 'payments_clearing' }, amount: -1 },
-              { account: { owner: users[0]!, type: 'real' }, amount: 2 },
+              { account: { system: 'payments_clearing' }, amountCents: -1 },
+              { account: { owner: users[0]!, type: 'real' }, amountCents: 2 },
             ],
           },
         ]),
@@ -297,8 +297,8 @@ describe('transferBatch', () => {
             kind: 'deposit',
             idempotencyKey: randomUUID(),
             postings: [
-              { account: { system: 'payments_clearing' }, amount: -1 },
-              { account: { owner: randomUUID(), type: 'real' }, amount: 1 },
+              { account: { system: 'payments_clearing' }, amountCents: -1 },
+              { account: { owner: randomUUID(), type: 'real' }, amountCents: 1 },
             ],
           },
         ]),
@@ -315,8 +315,8 @@ describe('transferBatch', () => {
             kind: 'internal',
             idempotencyKey: randomUUID(),
             postings: [
-              { account: { owner: randomUUID(), type: 'real' }, amount: -1 },
-              { account: { owner: randomUUID(), type: 'real' }, amount: 1 },
+              { account: { owner: randomUUID(), type: 'real' }, amountCents: -1 },
+              { account: { owner: randomUUID(), type: 'real' }, amountCents: 1 },
             ],
           },
         ]),

@@ -23,15 +23,15 @@ describe('resolveTransfer', () => {
   it('names accounts and sorts postings by code', () => {
     const result = resolveTransfer(
       command([
-        { account: { owner: bob, type: 'real' }, amount: 500 },
-        { account: { owner: alice, type: 'real' }, amount: -500 },
+        { account: { owner: bob, type: 'real' }, amountCents: 500 },
+        { account: { owner: alice, type: 'real' }, amountCents: -500 },
       ]),
     );
     expect(result).toEqual({
       ok: true,
       postings: [
-        { code: `user:${alice}:real`, amount: -500 },
-        { code: `user:${bob}:real`, amount: 500 },
+        { code: `user:${alice}:real`, amountCents: -500 },
+        { code: `user:${bob}:real`, amountCents: 500 },
       ],
     });
   });
@@ -39,8 +39,8 @@ describe('resolveTransfer', () => {
   it('spreads system accounts over shards chosen by the idempotency key', () => {
     const result = resolveTransfer(
       command([
-        { account: { system: 'house_real' }, amount: -100 },
-        { account: { owner: alice, type: 'real' }, amount: 100 },
+        { account: { system: 'house_real' }, amountCents: -100 },
+        { account: { owner: alice, type: 'real' }, amountCents: 100 },
       ]),
     );
     expect(result.ok && result.postings[0]?.code).toBe(
@@ -50,8 +50,8 @@ describe('resolveTransfer', () => {
 
   it('posts to the shard the command names, in its request hash too', () => {
     const postings = [
-      { account: { system: 'house_real' as const }, amount: -100 },
-      { account: { owner: alice, type: 'real' as const }, amount: 100 },
+      { account: { system: 'house_real' as const }, amountCents: -100 },
+      { account: { owner: alice, type: 'real' as const }, amountCents: 100 },
     ];
     const chosen = resolveTransfer(command(postings, { systemShard: 7 }));
     expect(chosen.ok && chosen.postings[0]?.code).toBe('house_real:07');
@@ -80,29 +80,29 @@ describe('resolveTransfer', () => {
   ])('refuses %s postings %j', (problem, [a, b]) => {
     const result = resolveTransfer(
       command([
-        { account: { owner: alice, type: 'real' }, amount: a! },
-        { account: { owner: bob, type: 'real' }, amount: b! },
+        { account: { owner: alice, type: 'real' }, amountCents: a! },
+        { account: { owner: bob, type: 'real' }, amountCents: b! },
       ]),
     );
     expect(result).toMatchObject({ ok: false, problem });
   });
 
   it('refuses a single posting, a repeated account, a bad owner, a bad kind and an empty key', () => {
-    const one = [{ account: { owner: alice, type: 'real' as const }, amount: 0 }];
+    const one = [{ account: { owner: alice, type: 'real' as const }, amountCents: 0 }];
     expect(resolveTransfer(command(one))).toMatchObject({ problem: 'too_few_postings' });
     const twice = [
-      { account: { owner: alice, type: 'real' as const }, amount: -1 },
-      { account: { owner: alice.toUpperCase(), type: 'real' as const }, amount: 1 },
+      { account: { owner: alice, type: 'real' as const }, amountCents: -1 },
+      { account: { owner: alice.toUpperCase(), type: 'real' as const }, amountCents: 1 },
     ];
     expect(resolveTransfer(command(twice))).toMatchObject({ problem: 'duplicate_account' });
     const badOwner = [
-      { account: { owner: 'alice', type: 'real' as const }, amount: -1 },
-      { account: { owner: bob, type: 'real' as const }, amount: 1 },
+      { account: { owner: 'alice', type: 'real' as const }, amountCents: -1 },
+      { account: { owner: bob, type: 'real' as const }, amountCents: 1 },
     ];
     expect(resolveTransfer(command(badOwner))).toMatchObject({ problem: 'bad_owner' });
     const ok = [
-      { account: { owner: alice, type: 'real' as const }, amount: -1 },
-      { account: { owner: bob, type: 'real' as const }, amount: 1 },
+      { account: { owner: alice, type: 'real' as const }, amountCents: -1 },
+      { account: { owner: bob, type: 'real' as const }, amountCents: 1 },
     ];
     expect(resolveTransfer(command(ok, { kind: 'Drop Table' }))).toMatchObject({ problem: 'kind' });
     expect(resolveTransfer(command(ok, { idempotencyKey: '' }))).toMatchObject({
@@ -121,8 +121,8 @@ describe('shardFor', () => {
 
 describe('canonicalTransfer', () => {
   it('differs when an amount differs', () => {
-    expect(canonicalTransfer('x', [{ code: 'a', amount: 1 }])).not.toBe(
-      canonicalTransfer('x', [{ code: 'a', amount: 2 }]),
+    expect(canonicalTransfer('x', [{ code: 'a', amountCents: 1 }])).not.toBe(
+      canonicalTransfer('x', [{ code: 'a', amountCents: 2 }]),
     );
   });
 });

@@ -32,8 +32,8 @@ export type AccountRef =
 
 export interface Posting {
   readonly account: AccountRef;
-  /** Integer cents; positive raises the account's balance, negative lowers it. */
-  readonly amount: number;
+  /** Positive raises the account's balance, negative lowers it. */
+  readonly amountCents: number;
 }
 
 export interface TransferCommand {
@@ -53,7 +53,7 @@ export interface TransferCommand {
 }
 
 /** The largest single posting accepted: $10 billion in cents, far inside the safe-integer range. */
-export const POSTING_AMOUNT_MAX = 1_000_000_000_000;
+export const POSTING_AMOUNT_CENTS_MAX = 1_000_000_000_000;
 export const POSTINGS_PER_ENTRY_MAX = 64;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -110,7 +110,7 @@ export function commandAccountCodes(command: TransferCommand): string[] {
 
 export interface ResolvedPosting {
   readonly code: string;
-  readonly amount: number;
+  readonly amountCents: number;
 }
 
 export type TransferProblem =
@@ -150,9 +150,10 @@ export function resolveTransfer(
   const seen = new Set<string>();
   const postings: ResolvedPosting[] = [];
   for (const posting of command.postings) {
-    if (!Number.isSafeInteger(posting.amount)) return fail('amount_not_integer', 'amounts are integer cents');
-    if (posting.amount === 0) return fail('amount_zero', 'a posting cannot be zero');
-    if (Math.abs(posting.amount) > POSTING_AMOUNT_MAX)
+    if (!Number.isSafeInteger(posting.amountCents))
+      return fail('amount_not_integer', 'amounts are integer cents');
+    if (posting.amountCents === 0) return fail('amount_zero', 'a posting cannot be zero');
+    if (Math.abs(posting.amountCents) > POSTING_AMOUNT_CENTS_MAX)
       return fail('amount_too_large', 'posting amount is too large');
     if ('owner' in posting.account && !UUID.test(posting.account.owner)) {
       return fail('bad_owner', 'account owner must be a UUID');
@@ -160,8 +161,8 @@ export function resolveTransfer(
     const code = accountCode(posting.account, command.idempotencyKey, shard);
     if (seen.has(code)) return fail('duplicate_account', `account ${code} appears twice in one entry`);
     seen.add(code);
-    sum += posting.amount;
-    postings.push({ code, amount: posting.amount });
+    sum += posting.amountCents;
+    postings.push({ code, amountCents: posting.amountCents });
   }
   if (sum !== 0) return fail('unbalanced', `postings sum to ${sum}, not zero`);
   postings.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
@@ -170,5 +171,5 @@ export function resolveTransfer(
 
 /** A canonical text of what a transfer moves, hashed to tell a true retry from a reused key. */
 export function canonicalTransfer(kind: string, postings: readonly ResolvedPosting[]): string {
-  return JSON.stringify([kind, postings.map((p) => [p.code, p.amount])]);
+  return JSON.stringify([kind, postings.map((p) => [p.code, p.amountCents])]);
 }

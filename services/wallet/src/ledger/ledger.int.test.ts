@@ -30,8 +30,8 @@ function deposit(owner: string, cents: number, key = randomUUID()) {
       kind: 'deposit',
       idempotencyKey: key,
       postings: [
-        { account: { system: 'payments_clearing' }, amount: -cents },
-        { account: { owner, type: 'real' }, amount: cents },
+        { account: { system: 'payments_clearing' }, amountCents: -cents },
+        { account: { owner, type: 'real' }, amountCents: cents },
       ],
     }),
   );
@@ -39,8 +39,8 @@ function deposit(owner: string, cents: number, key = randomUUID()) {
 
 function stake(owner: string, cents: number, key = randomUUID()) {
   const postings: Posting[] = [
-    { account: { owner, type: 'real' }, amount: -cents },
-    { account: { owner, type: 'real_in_play' }, amount: cents },
+    { account: { owner, type: 'real' }, amountCents: -cents },
+    { account: { owner, type: 'real_in_play' }, amountCents: cents },
   ];
   return database.db
     .transaction()
@@ -66,13 +66,13 @@ describe('ledger', () => {
     const first = await deposit(user, 10_000);
     expect(first.replayed).toBe(false);
     expect(first.postings.find((p) => p.accountCode.endsWith(':real'))).toMatchObject({
-      amount: 10_000,
+      amountCents: 10_000,
       balanceAfter: 10_000,
     });
     const second = await stake(user, 2_550);
     expect(second.postings).toEqual([
-      { accountCode: `user:${user}:real`, amount: -2_550, balanceAfter: 7_450 },
-      { accountCode: `user:${user}:real_in_play`, amount: 2_550, balanceAfter: 2_550 },
+      { accountCode: `user:${user}:real`, amountCents: -2_550, balanceAfter: 7_450 },
+      { accountCode: `user:${user}:real_in_play`, amountCents: 2_550, balanceAfter: 2_550 },
     ]);
     expect(await getUserBalances(database.db, user)).toMatchObject({
       real: 7_450,
@@ -80,7 +80,7 @@ describe('ledger', () => {
       demo: 0,
     });
     const history = await listUserTransactions(database.db, user, { limit: 10 });
-    expect(history.map((h) => [h.type, h.amount, h.balanceAfter])).toEqual([
+    expect(history.map((h) => [h.type, h.amountCents, h.balanceAfter])).toEqual([
       ['trade_stake', -2_550, 7_450],
       ['deposit', 10_000, 10_000],
     ]);
@@ -112,8 +112,8 @@ describe('ledger', () => {
           kind: 'trade_stake',
           idempotencyKey: randomUUID(),
           postings: [
-            { account: { owner: user, type: 'real' }, amount: -500 },
-            { account: { owner: user, type: 'real_in_play' }, amount: 500 },
+            { account: { owner: user, type: 'real' }, amountCents: -500 },
+            { account: { owner: user, type: 'real_in_play' }, amountCents: 500 },
           ],
         });
         throw new Error('the trade insert failed');
@@ -138,8 +138,8 @@ describe('ledger', () => {
       kind: 'deposit' as const,
       idempotencyKey: `raw:${user}`,
       postings: [
-        { account: { system: 'payments_clearing' }, amount: -300 },
-        { account: { owner: user, type: 'real' }, amount: 300 },
+        { account: { system: 'payments_clearing' }, amountCents: -300 },
+        { account: { owner: user, type: 'real' }, amountCents: 300 },
       ] satisfies Posting[],
     };
     const first = await runPgTransaction(database.pool, (trx) => transfer(trx, command));
@@ -150,7 +150,7 @@ describe('ledger', () => {
       runPgTransaction(database.pool, (trx) =>
         transfer(trx, {
           ...command,
-          postings: command.postings.map((p) => ({ ...p, amount: p.amount * 2 })),
+          postings: command.postings.map((p) => ({ ...p, amountCents: p.amountCents * 2 })),
         }),
       ),
     ).rejects.toBeInstanceOf(IdempotencyConflict);
@@ -174,8 +174,8 @@ describe('ledger', () => {
           kind: 'internal',
           idempotencyKey: randomUUID(),
           postings: [
-            { account: { owner: randomUUID(), type: 'real' }, amount: -100 },
-            { account: { owner: randomUUID(), type: 'real' }, amount: 100 },
+            { account: { owner: randomUUID(), type: 'real' }, amountCents: -100 },
+            { account: { owner: randomUUID(), type: 'real' }, amountCents: 100 },
           ],
         }),
       ),

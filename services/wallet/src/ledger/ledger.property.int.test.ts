@@ -46,9 +46,9 @@ const transferArb = fc
         maxLength: accounts.length - 1,
       })
       .map((amounts) => {
-        const debits = amounts.map((amount, i) => ({ account: accounts[i]!, amount: -amount }));
+        const debits = amounts.map((amount, i) => ({ account: accounts[i]!, amountCents: -amount }));
         const total = amounts.reduce((a, b) => a + b, 0);
-        return [...debits, { account: accounts[accounts.length - 1]!, amount: total }];
+        return [...debits, { account: accounts[accounts.length - 1]!, amountCents: total }];
       }),
   );
 
@@ -65,8 +65,8 @@ beforeAll(async () => {
         kind: 'seed',
         idempotencyKey: `seed-${user}`,
         postings: [
-          { account: { system: 'payments_clearing' }, amount: -USER_ACCOUNT_TYPES.length * 8_000 },
-          ...USER_ACCOUNT_TYPES.map((type) => ({ account: { owner: user, type }, amount: 8_000 })),
+          { account: { system: 'payments_clearing' }, amountCents: -USER_ACCOUNT_TYPES.length * 8_000 },
+          ...USER_ACCOUNT_TYPES.map((type) => ({ account: { owner: user, type }, amountCents: 8_000 })),
         ],
       }),
     );
@@ -127,7 +127,7 @@ describe('ledger under random concurrent transfers', () => {
             acknowledged++;
             for (const posting of command.postings) {
               const key = keyOf(posting.account);
-              model.set(key, (model.get(key) ?? 0) + posting.amount);
+              model.set(key, (model.get(key) ?? 0) + posting.amountCents);
             }
           });
           const after = await balancesByRef();

@@ -24,7 +24,7 @@ import { enterPostingLock, heldLockLevel } from '../locks/lock-protocol';
 
 export interface PostedLine {
   readonly accountCode: string;
-  readonly amount: number;
+  readonly amountCents: number;
   readonly balanceAfter: number;
 }
 
@@ -107,7 +107,7 @@ export async function transfer(
   if (!resolved.ok) throw new InvalidTransfer(resolved.problem, resolved.message);
   const requestHash = hash('sha256', canonicalTransfer(command.kind, resolved.postings));
   const codes = resolved.postings.map((p) => p.code);
-  const amounts = resolved.postings.map((p) => p.amount);
+  const amounts = resolved.postings.map((p) => p.amountCents);
   // A command that took its accounts already may post only to those: checked before the statement.
   // Otherwise this statement is the command's level-4 step, taken once it is known to post.
   const holding = heldLockLevel(trx) === 'accounts';
@@ -135,7 +135,11 @@ export async function transfer(
   return {
     entryId: rows[0]!.entry_id,
     replayed: false,
-    postings: rows.map((r) => ({ accountCode: r.code!, amount: r.amount, balanceAfter: r.balance_after })),
+    postings: rows.map((r) => ({
+      accountCode: r.code!,
+      amountCents: r.amount,
+      balanceAfter: r.balance_after,
+    })),
   };
 }
 
@@ -287,10 +291,10 @@ export async function transferBatch(
   for (const credit of [true, false]) {
     resolved.forEach((r, index) => {
       for (const p of r.postings) {
-        if (p.amount > 0 !== credit) continue;
+        if (p.amountCents > 0 !== credit) continue;
         lineCommand.push(index + 1);
         lineAccount.push(codeIndex.get(p.code)!);
-        lineAmount.push(p.amount);
+        lineAmount.push(p.amountCents);
       }
     });
   }
@@ -405,7 +409,11 @@ async function replay(
   return {
     entryId: entry.id,
     replayed: true,
-    postings: lines.map((l) => ({ accountCode: l.code, amount: l.amount, balanceAfter: l.balance_after })),
+    postings: lines.map((l) => ({
+      accountCode: l.code,
+      amountCents: l.amount,
+      balanceAfter: l.balance_after,
+    })),
   };
 }
 
@@ -469,8 +477,8 @@ export interface LedgerTransaction {
   /** The entry kind: `deposit`, `trade_stake`, `trade_payout`, ... */
   readonly type: string;
   readonly accountType: UserAccountType;
-  /** Signed cents: positive is a credit to the account. */
-  readonly amount: number;
+  /** Positive is a credit to the account. */
+  readonly amountCents: number;
   readonly balanceAfter: number;
   readonly createdAt: Date;
   readonly ref: unknown;
@@ -507,7 +515,7 @@ export async function listUserTransactions(
     entryId: r.entry_id,
     type: r.kind,
     accountType: r.type as UserAccountType,
-    amount: r.amount,
+    amountCents: r.amount,
     balanceAfter: r.balance_after,
     createdAt: r.created_at,
     ref: r.ref,

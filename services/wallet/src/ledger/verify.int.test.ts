@@ -23,8 +23,8 @@ beforeAll(async () => {
         kind: 'deposit',
         idempotencyKey: randomUUID(),
         postings: [
-          { account: { system: 'payments_clearing' }, amount: -1_000 },
-          { account: { owner: user, type: 'real' }, amount: 1_000 },
+          { account: { system: 'payments_clearing' }, amountCents: -1_000 },
+          { account: { owner: user, type: 'real' }, amountCents: 1_000 },
         ],
       }),
     );

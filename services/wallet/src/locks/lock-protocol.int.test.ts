@@ -32,8 +32,8 @@ function demoGrant(owner: string, cents: number) {
     kind: 'deposit',
     idempotencyKey: randomUUID(),
     postings: [
-      { account: { system: 'demo_issuance' as const }, amount: -cents },
-      { account: { owner, type: 'demo' as const }, amount: cents },
+      { account: { system: 'demo_issuance' as const }, amountCents: -cents },
+      { account: { owner, type: 'demo' as const }, amountCents: cents },
     ],
   };
 }

@@ -39,8 +39,11 @@ export async function postSettlementCorrection(
     kind: SETTLEMENT_CORRECTION_KIND,
     idempotencyKey: correctionKey(correction.disputeId),
     postings: [
-      { account: { owner: correction.userId, type: real ? 'real' : 'demo' }, amount: correction.amountCents },
-      { account: { system: real ? 'house_real' : 'house_demo' }, amount: -correction.amountCents },
+      {
+        account: { owner: correction.userId, type: real ? 'real' : 'demo' },
+        amountCents: correction.amountCents,
+      },
+      { account: { system: real ? 'house_real' : 'house_demo' }, amountCents: -correction.amountCents },
     ],
     ref: { tradeId: correction.tradeId, disputeId: correction.disputeId },
     systemShard: ownerShard(correction.userId),

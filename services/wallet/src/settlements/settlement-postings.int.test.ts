@@ -25,10 +25,10 @@ async function userInPlay(cash: number, bonus: number): Promise<string> {
       kind: 'trade_stake',
       idempotencyKey: `seed:${id}`,
       postings: [
-        { account: { system: 'payments_clearing' }, amount: -cash },
-        { account: { system: 'bonus_pool' }, amount: -bonus },
-        { account: { owner: id, type: 'real_in_play' }, amount: cash },
-        { account: { owner: id, type: 'bonus_in_play' }, amount: bonus },
+        { account: { system: 'payments_clearing' }, amountCents: -cash },
+        { account: { system: 'bonus_pool' }, amountCents: -bonus },
+        { account: { owner: id, type: 'real_in_play' }, amountCents: cash },
+        { account: { owner: id, type: 'bonus_in_play' }, amountCents: bonus },
       ],
     }),
   );
@@ -45,12 +45,12 @@ function won(owner: string): SettlementPosting {
     ref: { tradeId: 'won' },
     occurredAt: at,
     postings: [
-      { account: { owner, type: 'real_in_play' }, amount: -700 },
-      { account: { owner, type: 'bonus_in_play' }, amount: -300 },
-      { account: { owner, type: 'real' }, amount: 1_260 },
-      { account: { owner, type: 'bonus' }, amount: 540 },
-      { account: { system: 'house_real' }, amount: -560 },
-      { account: { system: 'bonus_pool' }, amount: -240 },
+      { account: { owner, type: 'real_in_play' }, amountCents: -700 },
+      { account: { owner, type: 'bonus_in_play' }, amountCents: -300 },
+      { account: { owner, type: 'real' }, amountCents: 1_260 },
+      { account: { owner, type: 'bonus' }, amountCents: 540 },
+      { account: { system: 'house_real' }, amountCents: -560 },
+      { account: { system: 'bonus_pool' }, amountCents: -240 },
     ],
   };
 }
@@ -62,10 +62,10 @@ function lost(owner: string): SettlementPosting {
     ref: { tradeId: 'lost' },
     occurredAt: at,
     postings: [
-      { account: { owner, type: 'real_in_play' }, amount: -700 },
-      { account: { owner, type: 'bonus_in_play' }, amount: -300 },
-      { account: { system: 'house_real' }, amount: 700 },
-      { account: { system: 'bonus_pool' }, amount: 300 },
+      { account: { owner, type: 'real_in_play' }, amountCents: -700 },
+      { account: { owner, type: 'bonus_in_play' }, amountCents: -300 },
+      { account: { system: 'house_real' }, amountCents: 700 },
+      { account: { system: 'bonus_pool' }, amountCents: 300 },
     ],
   };
 }

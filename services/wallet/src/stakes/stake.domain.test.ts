@@ -65,10 +65,10 @@ describe('stakeHoldTransfer', () => {
       idempotencyKey: stakeHoldKey('t1'),
       ref: { tradeId: 't1' },
       postings: [
-        { account: { owner, type: 'real' }, amount: -700 },
-        { account: { owner, type: 'real_in_play' }, amount: 700 },
-        { account: { owner, type: 'bonus' }, amount: -300 },
-        { account: { owner, type: 'bonus_in_play' }, amount: 300 },
+        { account: { owner, type: 'real' }, amountCents: -700 },
+        { account: { owner, type: 'real_in_play' }, amountCents: 700 },
+        { account: { owner, type: 'bonus' }, amountCents: -300 },
+        { account: { owner, type: 'bonus_in_play' }, amountCents: 300 },
       ],
     });
     expect(
@@ -77,8 +77,8 @@ describe('stakeHoldTransfer', () => {
         { fromCashCents: 500, fromBonusCents: 0 },
       ).postings,
     ).toEqual([
-      { account: { owner, type: 'demo' }, amount: -500 },
-      { account: { owner, type: 'demo_in_play' }, amount: 500 },
+      { account: { owner, type: 'demo' }, amountCents: -500 },
+      { account: { owner, type: 'demo_in_play' }, amountCents: 500 },
     ]);
   });
 });

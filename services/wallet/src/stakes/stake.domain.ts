@@ -82,23 +82,23 @@ export function stakeHoldTransfer(
   split: StakeSplit,
 ): TransferCommand {
   const owner = hold.userId;
-  const postings: { account: { owner: string; type: UserAccountType }; amount: number }[] = [];
+  const postings: { account: { owner: string; type: UserAccountType }; amountCents: number }[] = [];
   if (hold.accountType === 'demo') {
     postings.push(
-      { account: { owner, type: 'demo' }, amount: -split.fromCashCents },
-      { account: { owner, type: 'demo_in_play' }, amount: split.fromCashCents },
+      { account: { owner, type: 'demo' }, amountCents: -split.fromCashCents },
+      { account: { owner, type: 'demo_in_play' }, amountCents: split.fromCashCents },
     );
   } else {
     if (split.fromCashCents > 0) {
       postings.push(
-        { account: { owner, type: 'real' }, amount: -split.fromCashCents },
-        { account: { owner, type: 'real_in_play' }, amount: split.fromCashCents },
+        { account: { owner, type: 'real' }, amountCents: -split.fromCashCents },
+        { account: { owner, type: 'real_in_play' }, amountCents: split.fromCashCents },
       );
     }
     if (split.fromBonusCents > 0) {
       postings.push(
-        { account: { owner, type: 'bonus' }, amount: -split.fromBonusCents },
-        { account: { owner, type: 'bonus_in_play' }, amount: split.fromBonusCents },
+        { account: { owner, type: 'bonus' }, amountCents: -split.fromBonusCents },
+        { account: { owner, type: 'bonus_in_play' }, amountCents: split.fromBonusCents },
       );
     }
   }

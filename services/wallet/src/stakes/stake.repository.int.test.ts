@@ -31,9 +31,9 @@ async function newUser(funds: { real?: number; bonus?: number; demo?: number } =
               system:
                 type === 'demo' ? 'demo_issuance' : type === 'real' ? 'payments_clearing' : 'bonus_pool',
             },
-            amount: -cents,
+            amountCents: -cents,
           },
-          { account: { owner: id, type }, amount: cents },
+          { account: { owner: id, type }, amountCents: cents },
         ],
       }),
     );

@@ -41,8 +41,8 @@ export async function fundUser(db: Kysely<Database>, userId: string, funds: Fund
   for (const [type, cents] of movements) {
     const source = SOURCES[type];
     const postings: Posting[] = [
-      { account: { system: source.system }, amount: -cents! },
-      { account: { owner: userId, type }, amount: cents! },
+      { account: { system: source.system }, amountCents: -cents! },
+      { account: { owner: userId, type }, amountCents: cents! },
     ];
     await db
       .transaction()
