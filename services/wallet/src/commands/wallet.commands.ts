@@ -24,8 +24,8 @@ import {
 } from './requests.repository';
 
 /**
- * Wallet commands. Each takes its locks through the lock protocol (the user's wallet, active
- * bonus rows, then every ledger account at once), decides, and writes the request row, the ledger
+ * Wallet commands. Each takes its locks through the lock protocol (levels 1, 3 and 4 of
+ * `locks/lock-protocol.ts`, where the order is written), decides, and writes the request row, the ledger
  * entry and the bonus change together. A real deposit charges the provider between two
  * transactions (see `payment-intents.ts`). Amounts arrive in checked cents.
  */
