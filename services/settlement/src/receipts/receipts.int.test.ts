@@ -129,6 +129,7 @@ describe('receipts', () => {
     at(t + 60_500);
     await h.tick('USDJPY', t + 60_500, 156); // the entry tick is 60 s old at expiry
     await settledOf(trade.id);
+    await settledTradesReadable(h.db, [trade.id]);
     await signCheckpoints(h.db, key, h.clock);
     await issue();
     const document = await documentOf(trade.id);
@@ -217,6 +218,7 @@ describe('receipts', () => {
     at(t + 60_200);
     await h.tick('GBPUSD', t + 60_200, 1.29);
     await settledOf(trade.id);
+    await settledTradesReadable(h.db, [trade.id]);
     await signCheckpoints(h.db, key, h.clock);
     await issue();
     const entrySeq = (await documentOf(trade.id)).receipt.entryTick!.seq;
@@ -245,6 +247,7 @@ describe('receipts', () => {
     at(t + 60_000 + 10_001); // the feed died at expiry: settled by the quiet-feed rule
     await service.settleDue();
     await settledOf(trade.id);
+    await settledTradesReadable(h.db, [trade.id]);
     await signCheckpoints(h.db, key, h.clock);
     expect(await issue()).toMatchObject({ waiting: 1, overdue: 0 });
     // A trade on a live feed that settles after it gets its receipt meanwhile.
