@@ -8,6 +8,7 @@ import {
   type OutboxSourcePosition,
 } from '@updown/runtime';
 import type { TradeRow } from './trades.repository';
+import { countTradesAfter } from './publish-positions.repository';
 
 /**
  * `trades.opened.v1`, published from the trades table itself: each inserted trade gets its
@@ -71,19 +72,12 @@ export async function readOpenedAfter(
 }
 
 /** How many trades `readOpenedAfter` would return after `after` with no limit, counted up to `cap`. */
-export async function countOpenedAfter(
+export function countOpenedAfter(
   trx: Transaction<Database>,
   after: OutboxSourcePosition | null,
   cap: number,
 ): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from (
-      select 1 from trades
-      where opened_seq is not null
-        and ${committedAfter({ xactId: 'opened_xact_id', seq: 'opened_seq' }, after)}
-      limit ${cap}
-    ) waiting`.execute(trx);
-  return rows[0]?.n ?? 0;
+  return countTradesAfter(trx, { xactId: 'opened_xact_id', seq: 'opened_seq' }, after, cap);
 }
 
 /** The event of a placed trade, the same whenever it is built: its id and time come from the trade. */

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import { committedAfter, type Database, type OutboxSourcePosition } from '@updown/runtime';
 import { pairReferencesSql, referenceAtOrBeforeSql, tickAtOrBeforeSql } from '@updown/price-ingest';
 import type { TradesTable } from '../db/tables';
+import { countTradesAfter } from './publish-positions.repository';
 
 /**
  * How settlement moves trades out of pending: the functions the settlement service calls on the
@@ -270,19 +271,12 @@ export async function readSettledAfter(
 }
 
 /** How many trades `readSettledAfter` would return after `after` with no limit, counted up to `cap`. */
-export async function countSettledAfter(
+export function countSettledAfter(
   trx: Transaction<Database>,
   after: OutboxSourcePosition | null,
   cap: number,
 ): Promise<number> {
-  const { rows } = await sql<{ n: number }>`
-    select count(*)::int as n from (
-      select 1 from trades
-      where settled_seq is not null
-        and ${committedAfter({ xactId: 'settled_xact_id', seq: 'settled_seq' }, after)}
-      limit ${cap}
-    ) waiting`.execute(trx);
-  return rows[0]?.n ?? 0;
+  return countTradesAfter(trx, { xactId: 'settled_xact_id', seq: 'settled_seq' }, after, cap);
 }
 
 /** The given trades if settled, in the shape `readSettledAfter` returns (their positions included). */
