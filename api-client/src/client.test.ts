@@ -1,13 +1,13 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { urlOf } from '@updown/schemas/openapi';
 import { newUser, signIn, signUp } from './accounts';
 import {
   ApiCallError,
   ApiClient,
   fetchTransport,
   injectTransport,
-  urlOf,
   type Answer,
   type Injectable,
   type WireRequest,

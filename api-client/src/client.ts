@@ -1,11 +1,12 @@
-import type {
-  ApiPath,
-  BodyOf,
-  HttpMethod,
-  ParamsOf,
-  PathWith,
-  QueryOf,
-  ResponseOf,
+import {
+  urlOf,
+  type ApiPath,
+  type BodyOf,
+  type HttpMethod,
+  type ParamsOf,
+  type PathWith,
+  type QueryOf,
+  type ResponseOf,
 } from '@updown/schemas/openapi';
 
 /**
@@ -139,25 +140,6 @@ export class ApiCallError extends Error {
   ) {
     super(`${method} ${url} answered ${status}: ${detail ?? text.slice(0, 300)}`);
   }
-}
-
-/**
- * The URL of a path template: each `{name}` replaced by its URL-encoded parameter, then the query
- * string, without undefined or null values.
- */
-export function urlOf(template: string, params?: unknown, query?: unknown): string {
-  const values = (params ?? {}) as Record<string, string | number>;
-  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${template}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (value !== undefined && value !== null) search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? path : `${path}?${text}`;
 }
 
 function parseJson(text: string): unknown {

@@ -4,7 +4,6 @@ export {
   fetchTransport,
   injectTransport,
   succeeded,
-  urlOf,
   type Answer,
   type ApiClientOptions,
   type CallOptions,
@@ -16,3 +15,4 @@ export {
   type WireRequest,
 } from './client';
 export { newUser, signIn, signUp, type NewUser, type Session, type SignedUp } from './accounts';
+export { urlOf } from '@updown/schemas/openapi';

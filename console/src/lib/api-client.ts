@@ -8,6 +8,7 @@ import type {
   ResponseOf,
   Schemas,
 } from './api-schema';
+import { urlOf } from '@updown/schemas/openapi';
 import { COOKIE_SESSION_HEADERS, csrfHeaders, csrfToken } from './session-cookie';
 import { tokenStore } from './token-store';
 
@@ -177,30 +178,13 @@ export async function apiBlob(path: string, options: RequestOptions = {}): Promi
   return (await apiResponse(path, options)).blob();
 }
 
+export { urlOf };
+
 /** Options of a typed call: path parameters and the query string come typed from the document. */
 export type CallOptions<P extends ApiPath, M extends HttpMethod> = Omit<RequestOptions, 'method' | 'body'> & {
   params?: ParamsOf<P, M>;
   query?: QueryOf<P, M>;
 };
-
-/**
- * The URL of a path template: each `{name}` replaced by its URL-encoded parameter (symbols may hold
- * dots and dashes, and a path is no place to trust), then the query string, without empty values.
- */
-export function urlOf(template: string, params?: unknown, query?: unknown): string {
-  const values = (params ?? {}) as Record<string, string | number>;
-  const path = template.replace(/\{(\w+)\}/g, (_match, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`${template}: missing path parameter ${name}`);
-    return encodeURIComponent(String(value));
-  });
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
-    if (value !== undefined && value !== null) search.set(key, String(value));
-  }
-  const text = search.toString();
-  return text === '' ? path : `${path}?${text}`;
-}
 
 function call<P extends ApiPath, M extends HttpMethod>(
   method: M,

@@ -8,6 +8,7 @@ import type { components, paths } from './api-types';
  */
 
 export type { components, paths };
+export { urlOf } from './url';
 
 /** The named schemas of the document: `Schemas['Trade']`, `Schemas['Wallet']`, ... */
 export type Schemas = components['schemas'];
