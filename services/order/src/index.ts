@@ -55,7 +55,6 @@ export {
   findTrade,
   tradePairs,
   findTradePriceRefs,
-  hasPendingTrades,
   listActiveTrades,
   listTradeHistory,
   openExposure,
@@ -104,7 +103,6 @@ export {
   bookDrift,
   bookOf,
   DEFAULT_PAIR_RISK,
-  forgetPairRisk,
   listPairRisks,
   lockPairRiskForChange,
   lockTraderDefaults,
@@ -126,6 +124,7 @@ export {
   type TraderCaps,
 } from './risk/risk.repository';
 export { withRiskQuotes, type PairQuote } from './risk/risk.queries';
+export { deletePair } from './pairs/delete-pair.handler';
 export {
   AFTER_MOVE_PCT_FLOOR,
   LARGE_MOVE_BPS,

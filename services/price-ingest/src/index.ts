@@ -23,7 +23,6 @@ export { OTC_PROVIDER, OtcProvider } from './feed/otc-provider';
 export type { FeedPair, PriceProvider, Tick, TickSink } from './feed/price-provider';
 export {
   deletePair,
-  insertPair,
   listPairs,
   listPairSymbols,
   lockPair,
@@ -32,11 +31,27 @@ export {
   pairTermsColumns,
   readPair,
   setEveryPairPayout,
-  setPairActive,
-  setPairFeed,
-  type PairFeedConfig,
   type PairRow,
 } from './queries/pairs.repository';
+export {
+  InvalidFeed,
+  InvalidPair,
+  normaliseFeed,
+  normaliseNewPair,
+  type FeedInput,
+  type NewPair,
+  type NewPairInput,
+  type PairFeedConfig,
+} from './pairs/pair-rules.domain';
+export {
+  addPair,
+  lockExistingPair,
+  PairExists,
+  PairNotFound,
+  replacePairFeed,
+  setPairEnabled,
+  type PairChange,
+} from './pairs/pairs.handler';
 export { FEED_PROVIDERS } from '@updown/schemas/api';
 export { listPairFeeds, writeFeedReports, type FeedReport } from './feed-health/feed-status.repository';
 export {

@@ -84,12 +84,9 @@ export {
   type PaymentRequestKind,
 } from './commands/requests.repository';
 export type { BonusRow } from './bonus/bonus.repository';
-export {
-  lockPlatformSettings,
-  readSettings,
-  updatePlatformSettings,
-  type PlatformSettings,
-} from './settings/settings.repository';
+export { lockPlatformSettings, readSettings, type PlatformSettings } from './settings/settings.repository';
+export { checkPayoutPct, InvalidSettings } from './settings/settings.domain';
+export { changePlatformSettings, type AdminSettings } from './settings/settings.handler';
 export {
   BONUS_EXPIRY_BATCH_MAX,
   BONUS_EXPIRY_INTERVAL_MS_DEFAULT,

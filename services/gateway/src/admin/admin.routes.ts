@@ -1,20 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { forgetPairRisk, hasPendingTrades, withRiskQuotes } from '@updown/order';
-import {
-  deletePair,
-  FEED_PROVIDERS,
-  insertPair,
-  listPairFeeds,
-  listPairs,
-  lockPair,
-  PAIRS_KNOWN_MAX,
-  readPair,
-  setEveryPairPayout,
-  setPairActive,
-  setPairFeed,
-} from '@updown/price-ingest';
-import { DomainError, type Clock, type Database, type Registry } from '@updown/runtime';
+import { withRiskQuotes } from '@updown/order';
+import { FEED_PROVIDERS, listPairFeeds, listPairs, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
+import type { Clock, Database, Registry } from '@updown/runtime';
 import {
   AddPairBody,
   AdminFeedList,
@@ -36,19 +24,18 @@ import {
 import {
   decideRequest,
   listRequests,
-  lockPlatformSettings,
   mockPaymentProvider,
   readSettings,
-  updatePlatformSettings,
   type PaymentProvider,
   type PaymentRequestKind,
   type WalletDeps,
 } from '@updown/wallet';
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
-import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
 import { identityStatuses } from '../identity/identity.repository';
-import { auditDecision, writeAudit } from './audit.repository';
+import { auditDecision } from './audit.repository';
+import { changePairActive, changePairFeed, createPair, removePair } from './pairs.handler';
+import { changeSettings } from './settings.handler';
 import { adminVerificationRoutes } from './verifications.routes';
 import { adminRiskRoutes } from './risk.routes';
 import { adminUsersRoutes } from './users.routes';
@@ -62,18 +49,13 @@ export interface AdminPluginDeps {
   readonly registry?: Registry;
 }
 
-class PairNotFound extends DomainError {
-  constructor(symbol: string) {
-    super('NOT_FOUND', `Unknown pair: ${symbol}`);
-  }
-}
-
 const tags = ['admin'];
 
 /**
  * `/api/admin/*` (spec §7 Admin). No guard is written here: the auth plugin puts
  * `requireAdmin` on every `/api/admin/*` route, and `buildApp` refuses to start without it.
- * Every change writes an `admin_audit` row in its own transaction.
+ * Every change writes an `admin_audit` row in the transaction of the change, which a handler opens
+ * (`pairs.handler.ts`, `settings.handler.ts`; the wallet's `decideRequest` for payments).
  */
 export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsyncTypebox {
   const deps: WalletDeps = {
@@ -127,24 +109,8 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: MarketPair, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => {
-        const symbol = request.params.symbol.toUpperCase();
-        const feed = normaliseFeed(request.body);
-        return db.transaction().execute(async (trx) => {
-          const before = await lockPair(trx, symbol);
-          if (!before) throw new PairNotFound(symbol);
-          const after = await setPairFeed(trx, symbol, feed);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'pair.feed',
-            target: symbol,
-            before,
-            after,
-            at: clock.nowMs(),
-          });
-          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.nowMs()))!]))[0]!;
-        });
-      },
+      async (request) =>
+        changePairFeed(deps, request.user.id, request.params.symbol.toUpperCase(), request.body),
     );
 
     app.post(
@@ -157,24 +123,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 201: MarketPair, ...errorResponses(400, 401, 403, 409) },
         },
       },
-      async (request, reply) => {
-        const pair = normaliseNewPair(request.body);
-        const created = await db.transaction().execute(async (trx) => {
-          const settings = await lockPlatformSettings(trx);
-          const row = await insertPair(trx, { ...pair, payoutPct: settings.payout_pct });
-          if (!row) throw new DomainError('PAIR_EXISTS', `Pair ${pair.symbol} already exists`);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'pair.create',
-            target: pair.symbol,
-            before: null,
-            after: row,
-            at: clock.nowMs(),
-          });
-          return (await withRiskQuotes(trx, [(await readPair(trx, pair.symbol, clock.nowMs()))!]))[0]!;
-        });
-        return reply.code(201).send(created);
-      },
+      async (request, reply) => reply.code(201).send(await createPair(deps, request.user.id, request.body)),
     );
 
     app.patch(
@@ -188,23 +137,8 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: MarketPair, ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => {
-        const symbol = request.params.symbol.toUpperCase();
-        return db.transaction().execute(async (trx) => {
-          const before = await lockPair(trx, symbol);
-          if (!before) throw new PairNotFound(symbol);
-          const after = await setPairActive(trx, symbol, request.body.active);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'pair.update',
-            target: symbol,
-            before,
-            after,
-            at: clock.nowMs(),
-          });
-          return (await withRiskQuotes(trx, [(await readPair(trx, symbol, clock.nowMs()))!]))[0]!;
-        });
-      },
+      async (request) =>
+        changePairActive(deps, request.user.id, request.params.symbol.toUpperCase(), request.body.active),
     );
 
     app.delete(
@@ -218,27 +152,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
         },
       },
       async (request) => {
-        const symbol = request.params.symbol.toUpperCase();
-        await db.transaction().execute(async (trx) => {
-          const before = await lockPair(trx, symbol);
-          if (!before) throw new PairNotFound(symbol);
-          if (await hasPendingTrades(trx, symbol)) {
-            throw new DomainError(
-              'PAIR_HAS_PENDING_TRADES',
-              `Cannot delete ${symbol} while it has pending trades; disable it and try again after they settle`,
-            );
-          }
-          await deletePair(trx, symbol);
-          await forgetPairRisk(trx, symbol);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'pair.delete',
-            target: symbol,
-            before,
-            after: null,
-            at: clock.nowMs(),
-          });
-        });
+        await removePair(deps, request.user.id, request.params.symbol.toUpperCase());
         return { status: 'ok' as const };
       },
     );
@@ -271,34 +185,7 @@ export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsy
           response: { 200: PlatformSettings, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => {
-        const payout =
-          request.body.payout_pct === undefined ? undefined : checkPayoutPct(request.body.payout_pct);
-        return db.transaction().execute(async (trx) => {
-          const before = await lockPlatformSettings(trx);
-          const after = {
-            payout_pct: payout ?? before.payout_pct,
-            require_deposit_approval:
-              request.body.require_deposit_approval ?? before.require_deposit_approval,
-          };
-          await updatePlatformSettings(
-            trx,
-            { payoutPct: after.payout_pct, requireDepositApproval: after.require_deposit_approval },
-            clock.nowMs(),
-          );
-          // Placement copies the pair's payout onto the trade: the new payout applies to trades placed from now on.
-          await setEveryPairPayout(trx, after.payout_pct);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'settings.update',
-            target: 'platform_settings',
-            before,
-            after,
-            at: clock.nowMs(),
-          });
-          return after;
-        });
-      },
+      async (request) => changeSettings(deps, request.user.id, request.body),
     );
 
     for (const [path, kind] of [

@@ -2,6 +2,7 @@ import { sql, type Expression, type Kysely, type RawBuilder, type Transaction } 
 import type { Database } from '@updown/runtime';
 import type { MarketPair } from '@updown/schemas/api';
 import { pairFeedStatus } from '../feed-health/feed-status.domain';
+import type { PairFeedConfig } from '../pairs/pair-rules.domain';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -31,15 +32,6 @@ const PAIR_COLUMNS = [
   'reference_symbol',
   'reference_spread_bps',
 ] as const;
-
-/** The feed configuration `PUT /api/admin/pairs/{symbol}/feed` replaces. */
-export interface PairFeedConfig {
-  readonly provider: string;
-  readonly providerSymbol: string | null;
-  readonly referenceProvider: string | null;
-  readonly referenceSymbol: string | null;
-  readonly referenceSpreadBps: number | null;
-}
 
 /**
  * Pairs with their feed status as the feeds last reported it (`market_feed_status`, rewritten by

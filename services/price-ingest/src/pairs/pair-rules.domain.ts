@@ -2,14 +2,12 @@ import { DomainError } from '@updown/runtime/errors';
 import {
   EXCHANGE_PROVIDERS,
   FEED_PROVIDERS,
-  PAYOUT_PCT_MAX,
-  PAYOUT_PCT_MIN,
   SOURCE_SYMBOL_LENGTH_MAX,
   SOURCE_SYMBOL_PATTERN,
   SPREAD_BPS_MAX,
 } from '@updown/schemas/api';
 
-/** Admin input rules that need no I/O. */
+/** The rules a new pair and a pair's feeds must meet before `market_pairs` takes them. */
 /** Matches the pair list's symbol format check, so a bad symbol is a 400, not a constraint error. */
 const PAIR_SYMBOL = /^[A-Z0-9][A-Z0-9._-]{1,31}$/;
 const SOURCE_SYMBOL = new RegExp(SOURCE_SYMBOL_PATTERN);
@@ -26,14 +24,8 @@ export class InvalidFeed extends DomainError {
   }
 }
 
-export class InvalidSettings extends DomainError {
-  constructor(message: string) {
-    super('INVALID_SETTINGS', message);
-  }
-}
-
 /** A pair's feed configuration as stored (`market_pairs`), checked. */
-export interface FeedConfig {
+export interface PairFeedConfig {
   readonly provider: string;
   readonly providerSymbol: string | null;
   readonly referenceProvider: string | null;
@@ -41,11 +33,12 @@ export interface FeedConfig {
   readonly referenceSpreadBps: number | null;
 }
 
-export interface NewPair extends FeedConfig {
+export interface NewPair extends PairFeedConfig {
   readonly symbol: string;
   readonly displayName: string;
 }
 
+/** A pair's feeds as an admin sends them (`PUT /api/admin/pairs/{symbol}/feed`). */
 export interface FeedInput {
   provider?: string;
   provider_symbol?: string | null;
@@ -54,8 +47,11 @@ export interface FeedInput {
   reference_spread_bps?: number | null;
 }
 
+/** A new pair as an admin sends it (`POST /api/admin/pairs`). */
+export type NewPairInput = { symbol: string; display_name: string } & FeedInput;
+
 /** Upper-cases the symbol (as the console does) and checks every field; provider defaults to OTC. */
-export function normaliseNewPair(input: { symbol: string; display_name: string } & FeedInput): NewPair {
+export function normaliseNewPair(input: NewPairInput): NewPair {
   const symbol = input.symbol.trim().toUpperCase();
   const displayName = input.display_name.trim();
   if (symbol === '' || displayName === '') throw new InvalidPair('Please fill all fields');
@@ -94,7 +90,7 @@ function sourceSymbol(value: string | undefined | null, field: string): string |
  * reference is an exchange other than the pair's own provider, with its symbol and a spread of
  * 1 to `SPREAD_BPS_MAX` basis points. Provider names are upper-cased, as are exchange symbols.
  */
-export function normaliseFeed(input: FeedInput): FeedConfig {
+export function normaliseFeed(input: FeedInput): PairFeedConfig {
   const provider = providerName(input.provider ?? 'OTC', 'Provider') ?? 'OTC';
   const providerSymbol = sourceSymbol(input.provider_symbol, 'Exchange symbol');
   if (isExchange(provider) && providerSymbol === null) {
@@ -133,15 +129,4 @@ export function normaliseFeed(input: FeedInput): FeedConfig {
     );
   }
   return { provider, providerSymbol, referenceProvider, referenceSymbol, referenceSpreadBps: spread };
-}
-
-/** Payout percent, 1 to 100 with at most 2 decimals (the column is numeric(6,2)). */
-export function checkPayoutPct(value: number): number {
-  if (!Number.isFinite(value) || value < PAYOUT_PCT_MIN || value > PAYOUT_PCT_MAX) {
-    throw new InvalidSettings(`Payout percentage must be between ${PAYOUT_PCT_MIN} and ${PAYOUT_PCT_MAX}`);
-  }
-  if (Math.abs(Math.round(value * 100) - value * 100) > 1e-6) {
-    throw new InvalidSettings('Payout percentage has at most 2 decimals');
-  }
-  return Math.round(value * 100) / 100;
 }

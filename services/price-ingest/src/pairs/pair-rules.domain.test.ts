@@ -1,17 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkPayoutPct, normaliseFeed, normaliseNewPair } from './admin.domain';
-
-describe('payout percent', () => {
-  it('accepts 1 to 100 with up to 2 decimals', () => {
-    expect(checkPayoutPct(1)).toBe(1);
-    expect(checkPayoutPct(100)).toBe(100);
-    expect(checkPayoutPct(85.5)).toBe(85.5);
-  });
-
-  it.each([0, 0.99, 100.01, 101, -5, Number.NaN, 80.123])('refuses %s', (value) => {
-    expect(() => checkPayoutPct(value)).toThrow(/Payout percentage/);
-  });
-});
+import { normaliseFeed, normaliseNewPair } from './pair-rules.domain';
 
 describe('new pair', () => {
   it('upper-cases the symbol and defaults the provider to OTC', () => {
