@@ -105,24 +105,35 @@ export {
   DEFAULT_PAIR_RISK,
   listPairRisks,
   lockPairRiskForChange,
-  lockTraderDefaults,
   pairRiskOf,
   pnlSince,
   readTraderDefaults,
   recountBooks,
-  resumePair,
   settingsOf,
   settleIntoBooks,
   traderLimitsOf,
   windowPnl,
   writePairRiskSettings,
-  writeTraderDefaults,
-  writeTraderLimits,
   type RiskPairRow,
   type SettledRealTrade,
   type Suspension,
-  type TraderCaps,
 } from './risk/risk.repository';
+export {
+  checkResumable,
+  checkTraderCaps,
+  InvalidRiskSettings,
+  PairNotSuspended,
+  UnknownPair,
+  type TraderCaps,
+} from './risk/risk-settings.domain';
+export {
+  changePairRiskSettings,
+  changeTraderCaps,
+  changeTraderDefaults,
+  resumePairTrading,
+  type PairRiskChange,
+  type TraderCapsChange,
+} from './risk/risk-settings.handler';
 export { withRiskQuotes, type PairQuote } from './risk/risk.queries';
 export { deletePair } from './pairs/delete-pair.handler';
 export {

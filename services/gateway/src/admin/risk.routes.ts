@@ -1,32 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import {
-  bookOf,
-  DEFAULT_PAIR_RISK,
-  exposureCents,
+  InvalidRiskSettings,
   listPairRisks,
   listTopToxicity,
-  lockPairRiskForChange,
-  lockTraderDefaults,
-  offeredPayoutPct,
   pnlSince,
   readTraderDefaults,
-  resumePair,
-  settingsOf,
   traderLimitsOf,
   windowPnl,
-  writePairRiskSettings,
-  writeTraderDefaults,
-  writeTraderLimits,
-  type PairBook,
   type PairRiskSettings,
-  type RiskPairRow,
-  type ToxicityRow,
   type TraderCaps,
 } from '@updown/order';
-import { listPairs, lockPair, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
-import { DomainError, type Clock, type Database } from '@updown/runtime';
+import { listPairs, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
+import type { Clock, Database } from '@updown/runtime';
 import {
   PairRisk,
   PairRiskParams,
@@ -35,28 +22,21 @@ import {
   TraderRiskDefaults,
   UpdatePairRiskBody,
   UpdateTraderLimitsBody,
-  type DirectionExposure,
-  type ToxicityScore,
 } from '@updown/schemas/api';
-import { findUserById, usersByIds } from '../auth/users.repository';
-import { centsToDollars, dollarsToCents } from '../http/money';
+import { usersByIds } from '../auth/users.repository';
+import { dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
-import { writeAudit } from './audit.repository';
+import {
+  resumeRealTrading,
+  setPairRisk,
+  setTraderDefaults,
+  setTraderLimits,
+  type PairRiskState,
+} from './risk.handler';
+import { defaultsView, limitsView, pairRiskView, toxicityView, utcDayStart } from './risk.view';
 
 /** Traders the Risk tab lists by toxicity. */
 const TOP_TRADERS = 10;
-
-class InvalidRiskSettings extends DomainError {
-  constructor(detail: string) {
-    super('INVALID_RISK_SETTINGS', detail);
-  }
-}
-
-class NotFound extends DomainError {
-  constructor(detail: string) {
-    super('NOT_FOUND', detail);
-  }
-}
 
 const cents = (dollars: number | null): number | null => {
   if (dollars === null) return null;
@@ -64,122 +44,14 @@ const cents = (dollars: number | null): number | null => {
   if (value === undefined) throw new InvalidRiskSettings('Amounts have at most 2 decimals');
   return value;
 };
-const dollars = (value: number | null): number | null => (value === null ? null : centsToDollars(value));
-const dollarsText = (value: number): string =>
-  `$${centsToDollars(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
-function settingsView(settings: PairRiskSettings) {
-  return {
-    exposure_cap_up: dollars(settings.capCents.UP),
-    exposure_cap_down: dollars(settings.capCents.DOWN),
-    skew_max_pct: settings.skewMaxPct,
-    skew_full_at: centsToDollars(settings.skewFullAtCents),
-    loss_limit: dollars(settings.lossLimitCents),
-    loss_window_min: settings.lossWindowMin,
-  };
-}
-
-function sideView(
-  book: PairBook,
-  settings: PairRiskSettings,
-  payoutPct: number,
-  direction: 'UP' | 'DOWN',
-): DirectionExposure {
-  const exposure = exposureCents(book, direction);
-  const cap = settings.capCents[direction];
-  return {
-    open_trades: book[direction].openTrades,
-    open_stake: centsToDollars(book[direction].stakeCents),
-    potential_profit: centsToDollars(book[direction].profitCents),
-    exposure: centsToDollars(exposure),
-    cap: dollars(cap),
-    used_pct:
-      cap === null
-        ? null
-        : cap === 0
-          ? exposure > 0
-            ? 100
-            : 0
-          : Math.round((Math.max(0, exposure) / cap) * 1000) / 10,
-    payout_pct: offeredPayoutPct(payoutPct, settings, book, direction),
-  };
-}
-
-export function pairRiskView(
-  pair: { symbol: string; payout_pct: number },
-  row: RiskPairRow | undefined,
-  pnl: { today: number; window: number },
-): PairRisk {
-  const settings = row ? settingsOf(row) : DEFAULT_PAIR_RISK.settings;
-  const book = row ? bookOf(row) : DEFAULT_PAIR_RISK.book;
-  const suspendedAt = row?.suspended_at_ms ?? null;
-  return {
-    symbol: pair.symbol,
-    payout_pct: pair.payout_pct,
-    settings: settingsView(settings),
-    up: sideView(book, settings, pair.payout_pct, 'UP'),
-    down: sideView(book, settings, pair.payout_pct, 'DOWN'),
-    pnl_today: centsToDollars(pnl.today),
-    pnl_window: centsToDollars(pnl.window),
-    suspended: suspendedAt !== null,
-    suspended_at: suspendedAt === null ? null : new Date(suspendedAt).toISOString(),
-    suspended_reason: row?.suspended_reason ?? null,
-  };
-}
-
-export function toxicityView(row: ToxicityRow): ToxicityScore {
-  return {
-    score: row.score,
-    trades: row.trades,
-    wins: row.wins,
-    z_score: Math.round(row.z_score * 100) / 100,
-    after_move_pct: Math.round(row.after_move_pct * 10) / 10,
-    profit_factor: row.profit_factor === null ? null : Math.round(row.profit_factor * 100) / 100,
-    components: {
-      skill: Math.round(row.skill * 1000) / 1000,
-      latency: Math.round(row.latency * 1000) / 1000,
-      profit: Math.round(row.profit * 1000) / 1000,
-    },
-    window_days: row.window_days,
-    computed_at: new Date(row.computed_at_ms).toISOString(),
-  };
-}
-
-export function limitsView(caps: TraderCaps | undefined): TraderLimits | null {
-  if (!caps) return null;
-  return { max_open_stake: dollars(caps.openStakeCentsMax), max_open_trades: caps.openTradesMax };
-}
-
-function defaultsView(caps: TraderCaps): TraderRiskDefaults {
-  return { max_open_stake: dollars(caps.openStakeCentsMax), max_open_trades: caps.openTradesMax };
-}
-
-/** The start of the current UTC day: the Risk tab's "today". */
-function utcDayStart(nowMs: number): number {
-  return Math.floor(nowMs / 86_400_000) * 86_400_000;
-}
-
-async function readPairRisk(
-  db: Kysely<Database> | Transaction<Database>,
-  pair: { symbol: string; payout_pct: number },
-  row: RiskPairRow,
-  nowMs: number,
-): Promise<PairRisk> {
-  const [today, window] = await Promise.all([
-    pnlSince(db, utcDayStart(nowMs), [pair.symbol]),
-    windowPnl(db, [row], nowMs),
-  ]);
-  return pairRiskView(pair, row, {
-    today: today.get(pair.symbol) ?? 0,
-    window: window.get(pair.symbol) ?? 0,
-  });
-}
+const changedPairView = (state: PairRiskState): PairRisk => pairRiskView(state.pair, state.row, state.pnl);
 
 /**
  * The admin's risk controls (README "Risk controls"): `GET /api/admin/risk` (the Risk tab), a
  * pair's settings, resuming a suspended pair, the default trader caps and a trader's own. Every
- * change is audited with its before and after. No guard here: the auth plugin adds `requireAdmin`
- * to every `/api/admin/*` route.
+ * change is audited with its before and after, in its transaction (risk.handler.ts). No guard
+ * here: the auth plugin adds `requireAdmin` to every `/api/admin/*` route.
  */
 export function adminRiskRoutes(deps: {
   readonly db: Kysely<Database>;
@@ -258,21 +130,7 @@ export function adminRiskRoutes(deps: {
           lossLimitCents: cents(body.loss_limit),
           lossWindowMin: body.loss_window_min,
         };
-        return db.transaction().execute(async (trx) => {
-          const pair = await lockPair(trx, symbol);
-          if (!pair) throw new NotFound(`Unknown pair: ${symbol}`);
-          const before = await lockPairRiskForChange(trx, symbol);
-          const after = await writePairRiskSettings(trx, symbol, settings);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'risk.pair',
-            target: symbol,
-            before: settingsView(settingsOf(before)),
-            after: settingsView(settingsOf(after)),
-            at: clock.nowMs(),
-          });
-          return readPairRisk(trx, pair, after, clock.nowMs());
-        });
+        return changedPairView(await setPairRisk(deps, request.user.id, symbol, settings));
       },
     );
 
@@ -289,25 +147,7 @@ export function adminRiskRoutes(deps: {
       },
       async (request) => {
         const symbol = request.params.symbol.toUpperCase();
-        return db.transaction().execute(async (trx) => {
-          const pair = await lockPair(trx, symbol);
-          if (!pair) throw new NotFound(`Unknown pair: ${symbol}`);
-          const before = await lockPairRiskForChange(trx, symbol);
-          if (before.suspended_at_ms === null) {
-            throw new DomainError('PAIR_NOT_SUSPENDED', `Real trading on ${symbol} is not suspended`);
-          }
-          const now = clock.nowMs();
-          const after = await resumePair(trx, symbol, now);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'risk.resume',
-            target: symbol,
-            before: { suspended_at_ms: before.suspended_at_ms, suspended_reason: before.suspended_reason },
-            after: { suspended_at_ms: null, resumed_at_ms: now },
-            at: now,
-          });
-          return readPairRisk(trx, pair, after, now);
-        });
+        return changedPairView(await resumeRealTrading(deps, request.user.id, symbol));
       },
     );
 
@@ -327,19 +167,7 @@ export function adminRiskRoutes(deps: {
           openStakeCentsMax: cents(request.body.max_open_stake),
           openTradesMax: request.body.max_open_trades,
         };
-        return db.transaction().execute(async (trx) => {
-          const before = await lockTraderDefaults(trx);
-          await writeTraderDefaults(trx, caps);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'risk.trader_defaults',
-            target: 'traders',
-            before: defaultsView(before),
-            after: defaultsView(caps),
-            at: clock.nowMs(),
-          });
-          return defaultsView(caps);
-        });
+        return defaultsView(await setTraderDefaults(deps, request.user.id, caps));
       },
     );
 
@@ -361,39 +189,8 @@ export function adminRiskRoutes(deps: {
           openStakeCentsMax: cents(request.body.max_open_stake),
           openTradesMax: request.body.max_open_trades,
         };
-        return db.transaction().execute(async (trx) => {
-          if (!(await findUserById(trx, userId))) throw new NotFound('User not found');
-          const defaults = await lockTraderDefaults(trx);
-          if (
-            caps.openStakeCentsMax !== null &&
-            defaults.openStakeCentsMax !== null &&
-            caps.openStakeCentsMax > defaults.openStakeCentsMax
-          ) {
-            throw new InvalidRiskSettings(
-              `A trader's cap can only be lower than the default (open stake ${dollarsText(defaults.openStakeCentsMax)})`,
-            );
-          }
-          if (
-            caps.openTradesMax !== null &&
-            defaults.openTradesMax !== null &&
-            caps.openTradesMax > defaults.openTradesMax
-          ) {
-            throw new InvalidRiskSettings(
-              `A trader's cap can only be lower than the default (${defaults.openTradesMax} open trades)`,
-            );
-          }
-          const before = (await traderLimitsOf(trx, [userId])).get(userId);
-          await writeTraderLimits(trx, userId, caps);
-          await writeAudit(trx, {
-            actorId: request.user.id,
-            action: 'risk.trader_limits',
-            target: userId,
-            before: limitsView(before),
-            after: limitsView(caps),
-            at: clock.nowMs(),
-          });
-          return limitsView(caps) ?? { max_open_stake: null, max_open_trades: null };
-        });
+        const limits = await setTraderLimits(deps, request.user.id, userId, caps);
+        return limitsView(limits) ?? { max_open_stake: null, max_open_trades: null };
       },
     );
   };

@@ -8,7 +8,7 @@ import { listUsers } from '../auth/users.repository';
 import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 import { winRatePct } from '../shared/stats.domain';
-import { limitsView, toxicityView } from './risk.routes';
+import { limitsView, toxicityView } from './risk.view';
 
 /** Most scored traders the sort by toxicity ranks; beyond them, users follow newest first. */
 const TOXICITY_RANKED_MAX = 1_000;

@@ -167,7 +167,8 @@ export class PayoutChanged extends DomainError {
   }
 }
 
-function dollarsText(cents: number): string {
+/** An amount as the risk errors tell it: `$1,234.50`. */
+export function dollarsText(cents: number): string {
   return `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 

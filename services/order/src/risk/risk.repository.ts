@@ -22,6 +22,7 @@ import {
   type PairRisk,
   type PairRiskSettings,
 } from './risk.domain';
+import type { TraderCaps } from './risk-settings.domain';
 
 /**
  * The risk tables' statements (migration 0036). The books (`risk_pairs`) change only in the
@@ -457,11 +458,6 @@ export async function resumePair(
     .where('pair', '=', pair)
     .returningAll()
     .executeTakeFirstOrThrow();
-}
-
-export interface TraderCaps {
-  readonly openStakeCentsMax: number | null;
-  readonly openTradesMax: number | null;
 }
 
 export async function readTraderDefaults(db: Kysely<Database> | Transaction<Database>): Promise<TraderCaps> {
