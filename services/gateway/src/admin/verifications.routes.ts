@@ -10,29 +10,19 @@ import {
   VerificationSummary,
   type DuplicateSignal,
 } from '@updown/schemas/api';
-import { clearWithdrawals } from '@updown/wallet';
 import { usersByIds } from '../auth/users.repository';
 import { errorResponses } from '../http/responses';
-import { OwnVerification, VerificationNotPending } from '../identity/identity.domain';
 import {
-  decideSubmission,
   documentsByIds,
   duplicateMatches,
   listSubmissions,
-  lockSubmission,
   submissionOwner,
   submissionsOf,
   type SubmissionRow,
 } from '../identity/identity.repository';
 import { identityMetrics } from '../identity/identity.metrics';
 import { documentView } from '../identity/identity.view';
-import { writeAudit } from './audit.repository';
-
-class NotFound extends DomainError {
-  constructor() {
-    super('NOT_FOUND', 'Verification not found');
-  }
-}
+import { decideVerification, VerificationNotFound } from './verifications.handler';
 
 /** Summaries of `rows` with the account's name and email, the decider's email and the duplicate signals. */
 async function summaries(
@@ -77,8 +67,8 @@ async function summaries(
  * its documents and the trader's history, and the decision. A decision locks the submission, so of
  * two admins deciding at once one wins and the other gets 409; nobody decides their own. Approval
  * opens the trader's withdrawals (the wallet's clearance) in the same transaction, and every
- * decision is audited with it. No guard here: the auth plugin adds `requireAdmin` to every
- * `/api/admin/*` route.
+ * decision is audited with it (verifications.handler.ts). No guard here: the auth plugin adds
+ * `requireAdmin` to every `/api/admin/*` route.
  */
 export function adminVerificationRoutes(deps: {
   readonly db: Kysely<Database>;
@@ -86,7 +76,7 @@ export function adminVerificationRoutes(deps: {
   readonly registry?: Registry;
 }): FastifyPluginAsyncTypebox {
   const { db, clock } = deps;
-  const metrics = deps.registry ? identityMetrics(deps.registry) : undefined;
+  const ctx = { db, clock, metrics: deps.registry ? identityMetrics(deps.registry) : undefined };
   const tags = ['admin'];
   return async (app) => {
     app.get(
@@ -115,7 +105,7 @@ export function adminVerificationRoutes(deps: {
       },
       async (request) => {
         const userId = await submissionOwner(db, request.params.id);
-        if (!userId) throw new NotFound();
+        if (!userId) throw new VerificationNotFound();
         const history = await submissionsOf(db, userId);
         // The trader's every submission, summarised once: this one is among them.
         const historyViews = await summaries(db, history);
@@ -155,33 +145,12 @@ export function adminVerificationRoutes(deps: {
         if (action === 'reject' && reason.length === 0) {
           throw new DomainError('VALIDATION', 'Give the reason for the rejection: the trader sees it');
         }
-        const adminId = request.user.id;
-        const decided = await db.transaction().execute(async (trx) => {
-          const row = await lockSubmission(trx, request.params.id);
-          if (!row) throw new NotFound();
-          if (row.user_id === adminId) throw new OwnVerification();
-          if (row.status !== 'pending') throw new VerificationNotPending(row.status);
-          const now = clock.nowMs();
-          const after = await decideSubmission(trx, {
-            id: row.id,
-            status: action === 'approve' ? 'verified' : 'rejected',
-            adminId,
-            reason: action === 'reject' ? reason : null,
-            at: now,
-          });
-          if (action === 'approve')
-            await clearWithdrawals(trx, { userId: row.user_id, sourceId: row.id, at: now });
-          await writeAudit(trx, {
-            actorId: adminId,
-            action: `identity.${action}`,
-            target: row.id,
-            before: { status: 'pending', user_id: row.user_id },
-            after: { status: after.status, user_id: row.user_id, reason: after.rejection_reason },
-            at: now,
-          });
-          return after;
-        });
-        metrics?.decisions.inc({ decision: action });
+        const decided = await decideVerification(
+          ctx,
+          request.user.id,
+          request.params.id,
+          action === 'approve' ? { action } : { action, reason },
+        );
         const [summary] = await summaries(db, [decided]);
         return summary!;
       },

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
 import {
   IDENTITY_DOCUMENT_BYTES_MAX,
@@ -15,9 +14,9 @@ import {
   IdentityUploadForm,
   type IdentityDocumentKind,
 } from '@updown/schemas/api';
-import { findUserRole, PG_UNIQUE_VIOLATION } from '../auth/users.repository';
+import { findUserRole } from '../auth/users.repository';
 import { errorResponses } from '../http/responses';
-import { inspectDocument, openPdfInWorker, type PdfOpener } from './document-inspection';
+import { openPdfInWorker, type PdfOpener } from './document-inspection';
 import {
   checkDetails,
   DOCUMENT_KINDS,
@@ -26,28 +25,25 @@ import {
   missingKinds,
   PdfChecksBusy,
   PdfQueueFull,
-  UPLOAD_WINDOW_MS,
   UploadLimitReached,
-  uploadWaitSec,
-  VerificationIncomplete,
   VerificationLocked,
 } from './identity.domain';
 import {
+  submitIdentity,
+  uploadDocument,
+  type DocumentUpload,
+  type IdentityContext,
+} from './identity.handler';
+import {
   documentsByIds,
-  insertDocument,
-  insertSubmission,
   latestSubmission,
   latestUploads,
-  lockAccountUploads,
   readDocumentContent,
-  uploadTimesSince,
   type DocumentRow,
 } from './identity.repository';
 import { identityMetrics } from './identity.metrics';
 import { documentView } from './identity.view';
 import { createPdfInspectionQueue, type PdfInspectionLimits } from './pdf-inspection-queue';
-
-type Db = Kysely<Database> | Transaction<Database>;
 
 const security = [{ bearerAuth: [] }];
 const tags = ['identity'];
@@ -104,26 +100,6 @@ export async function loadIdentity(db: Kysely<Database>, userId: string): Promis
   };
 }
 
-/**
- * At most `IDENTITY_UPLOADS_PER_DAY` uploads per account in any 24 hours, counted in PostgreSQL so
- * every gateway instance sees the same count: each upload costs an inspection and up to 10 MB kept
- * for years. Exact only under `lockAccountUploads`; without the lock it is a cheap early refusal.
- */
-async function assertUnderDailyLimit(db: Db, userId: string, nowMs: number): Promise<void> {
-  const times = await uploadTimesSince(db, userId, new Date(nowMs - UPLOAD_WINDOW_MS));
-  const wait = uploadWaitSec(
-    times.map((t) => t.getTime()),
-    nowMs,
-  );
-  if (wait !== undefined) throw new UploadLimitReached(wait);
-}
-
-/** Uploads are refused while a submission is pending or once one is verified. */
-async function assertOpenForChanges(db: Db, userId: string): Promise<void> {
-  const latest = await latestSubmission(db, userId);
-  if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
-}
-
 function isDocumentKind(value: unknown): value is IdentityDocumentKind {
   return typeof value === 'string' && (DOCUMENT_KINDS as readonly string[]).includes(value);
 }
@@ -132,7 +108,7 @@ function isDocumentKind(value: unknown): value is IdentityDocumentKind {
  * Reads the multipart upload: the `kind` field, then the `file`. The declared file name and
  * Content-Type are ignored; the bytes decide (document-inspection.ts).
  */
-async function readUpload(request: FastifyRequest): Promise<{ kind: IdentityDocumentKind; bytes: Buffer }> {
+async function readUpload(request: FastifyRequest): Promise<DocumentUpload> {
   if (!request.isMultipart()) {
     throw new DomainError(
       'UNSUPPORTED_MEDIA_TYPE',
@@ -180,6 +156,11 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
   if (metrics && deps.logger) metrics.use({ db, clock, logger: deps.logger });
   const pdfQueue = createPdfInspectionQueue(deps.pdfInspections);
   const openPdf = deps.openPdf ?? openPdfInWorker;
+  const ctx: IdentityContext = {
+    db,
+    clock,
+    openPdf: (userId, pdf) => pdfQueue.run(userId, () => openPdf(pdf)),
+  };
   return async (app) => {
     // Only this plugin's routes take multipart bodies; everywhere else the API stays JSON only.
     await app.register(multipart, {
@@ -222,19 +203,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
       async (request, reply) => {
         const userId = request.user.id;
         try {
-          // Early, before the body is read: most refusals cost no 10 MB read and no inspection.
-          await assertOpenForChanges(db, userId);
-          await assertUnderDailyLimit(db, userId, clock.nowMs());
-          const { kind, bytes } = await readUpload(request);
-          const doc = await inspectDocument(bytes, (pdf) => pdfQueue.run(userId, () => openPdf(pdf)));
-          // Checked again under the account's lock, with the insert: uploads sent at once, or a
-          // submission sent meanwhile, were not counted by the early checks.
-          const row = await db.transaction().execute(async (trx) => {
-            await lockAccountUploads(trx, userId);
-            await assertOpenForChanges(trx, userId);
-            await assertUnderDailyLimit(trx, userId, clock.nowMs());
-            return insertDocument(trx, { id: randomUUID(), userId, kind, doc, bytes, at: clock.nowMs() });
-          });
+          const row = await uploadDocument(ctx, userId, () => readUpload(request));
           return await reply.code(201).send(documentView(row));
         } catch (error) {
           const reason = refusalReason(error);
@@ -262,33 +231,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
       async (request) => {
         const userId = request.user.id;
         const details = checkDetails(request.body, clock.nowMs());
-        await db.transaction().execute(async (trx) => {
-          // The uploads' lock: no document is added between reading the latest ones and the insert.
-          await lockAccountUploads(trx, userId);
-          const latest = await latestSubmission(trx, userId);
-          if (latest && latest.status !== 'rejected') throw new VerificationLocked(latest.status);
-          const uploads = await latestUploads(trx, userId);
-          const byKind = new Map(uploads.map((d) => [d.kind, d.id]));
-          const missing = missingKinds(new Set(byKind.keys()));
-          if (missing.length > 0) throw new VerificationIncomplete(missing);
-          try {
-            await insertSubmission(trx, {
-              id: randomUUID(),
-              userId,
-              fullName: details.fullName,
-              nameKey: details.nameKey,
-              dateOfBirth: details.dateOfBirth,
-              photoId: byKind.get('photo_id')!,
-              proofOfAddress: byKind.get('proof_of_address')!,
-              at: clock.nowMs(),
-            });
-          } catch (error) {
-            // Two submissions at once: the partial unique index lets one be pending.
-            if ((error as { code?: string }).code === PG_UNIQUE_VIOLATION)
-              throw new VerificationLocked('pending');
-            throw error;
-          }
-        });
+        await submitIdentity(ctx, userId, details);
         return loadIdentity(db, userId);
       },
     );
