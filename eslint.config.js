@@ -134,6 +134,22 @@ const CONFIG_FILES = ['**/config.ts', '**/*.config.ts', '**/*-config.ts'];
 const TEST_FILES = ['**/*.test.{ts,tsx}', '**/testing/**', '**/*.contract.ts'];
 const PACKAGE_SOURCES = [...Object.values(PACKAGES).map(({ dir }) => `${dir}/**/*.{ts,tsx}`)];
 
+// The clock of the services (see the block that applies it) and the transactions a route file may
+// not open: a kysely `transaction()` on any database or connection, a `runPgTransaction`, or a
+// `begin` sent as SQL text. Listed once here, as both apply to route files.
+const CLOCK_RESTRICTION = {
+  selector: "MemberExpression[object.name='Date'][property.name='now']",
+  message: 'Read the time from the injected Clock, or performance.now() for a duration or a deadline.',
+};
+const ROUTE_TRANSACTION_MESSAGE =
+  'A route opens no transaction: the command and its transaction go in a handler (`*.handler.ts`), which the route calls.';
+const ROUTE_TRANSACTION_RESTRICTIONS = [
+  "CallExpression[callee.property.name='transaction']",
+  "CallExpression[callee.property.value='transaction']",
+  "CallExpression[callee.name='runPgTransaction']",
+  "TaggedTemplateExpression[tag.name='sql'] > TemplateLiteral > TemplateElement:first-child[value.raw=/^\\s*(?:begin|start\\s+transaction)\\b/i]",
+].map((selector) => ({ selector, message: ROUTE_TRANSACTION_MESSAGE }));
+
 // Files that run only on a developer's machine and may use their package's devDependencies (the
 // production image installs `dependencies` only). Tests and test helpers may also use the root's
 // devDependencies, where the test runner and its helpers are installed once for all workspaces.
@@ -253,16 +269,17 @@ export default tseslint.config(
     // schemas package stamps an event it is given no time for.
     files: ['services/*/src/**/*.ts'],
     ignores: [...TEST_FILES, 'services/runtime/src/clock.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "MemberExpression[object.name='Date'][property.name='now']",
-          message:
-            'Read the time from the injected Clock, or performance.now() for a duration or a deadline.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', CLOCK_RESTRICTION] },
+  },
+  {
+    // Routes are the edge: they validate the request, call a handler and shape the answer. A
+    // command's transaction, and the rules it holds, live in a handler (`*.handler.ts`) of the
+    // package that owns its tables, where other callers reach them without HTTP. The block
+    // repeats the clock's restriction: for the files two blocks match, flat config keeps only the
+    // last block's options of a rule.
+    files: ['services/*/src/**/*.routes.ts'],
+    ignores: TEST_FILES,
+    rules: { 'no-restricted-syntax': ['error', CLOCK_RESTRICTION, ...ROUTE_TRANSACTION_RESTRICTIONS] },
   },
   {
     // One order in names with a unit: the unit, then the qualifier (`retryDelayMsMax`,
