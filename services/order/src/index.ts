@@ -123,7 +123,6 @@ export {
   checkTraderCaps,
   InvalidRiskSettings,
   PairNotSuspended,
-  UnknownPair,
   type TraderCaps,
 } from './risk/risk-settings.domain';
 export {

@@ -19,12 +19,6 @@ export class InvalidRiskSettings extends DomainError {
   }
 }
 
-export class UnknownPair extends DomainError {
-  constructor(pair: string) {
-    super('NOT_FOUND', `Unknown pair: ${pair}`);
-  }
-}
-
 export class PairNotSuspended extends DomainError {
   constructor(pair: string) {
     super('PAIR_NOT_SUSPENDED', `Real trading on ${pair} is not suspended`);

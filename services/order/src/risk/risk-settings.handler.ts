@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { lockPair, type PairRow } from '@updown/price-ingest';
+import { lockExistingPair, type PairRow } from '@updown/price-ingest';
 import type { Clock, Database } from '@updown/runtime';
 import type { PairRiskSettings } from './risk.domain';
 import {
@@ -12,7 +12,7 @@ import {
   writeTraderLimits,
   type RiskPairRow,
 } from './risk.repository';
-import { checkResumable, checkTraderCaps, UnknownPair, type TraderCaps } from './risk-settings.domain';
+import { checkResumable, checkTraderCaps, type TraderCaps } from './risk-settings.domain';
 
 /**
  * The admin's changes of the risk settings (README "Risk controls"). Each runs in the caller's
@@ -40,8 +40,7 @@ async function lockPairForChange(
   trx: Transaction<Database>,
   symbol: string,
 ): Promise<{ pair: PairRow; before: RiskPairRow }> {
-  const pair = await lockPair(trx, symbol);
-  if (!pair) throw new UnknownPair(symbol);
+  const pair = await lockExistingPair(trx, symbol);
   return { pair, before: await lockPairRiskForChange(trx, symbol) };
 }
 
