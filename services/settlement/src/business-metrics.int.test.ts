@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, Registry, type Database } from '@updown/runtime';
-import { lockPairRiskForChange, writePairRiskSettings } from '@updown/order';
+import { changePairRiskSettings } from '@updown/order';
 import { startBusinessMetrics, type RunningBusinessMetrics } from './business-metrics';
 import { createHarness, logger, metricValue, waitFor, type Harness } from './testing/harness';
 
@@ -62,16 +62,15 @@ describe('open exposure and house P/L, computed at scrape time', () => {
     const risk = await series(registry, 'updown_risk_exposure_cents');
     expect(risk).toMatchObject({ 'EURUSD/UP': -2_500, 'EURUSD/DOWN': 2_000 });
     // A $10 loss limit on EURUSD: the real DOWN trade's win trips the breaker when it settles.
-    await h.db.transaction().execute(async (trx) => {
-      await lockPairRiskForChange(trx, 'EURUSD');
-      await writePairRiskSettings(trx, 'EURUSD', {
+    await h.db.transaction().execute((trx) =>
+      changePairRiskSettings(trx, 'EURUSD', {
         capCents: { UP: null, DOWN: 5_000 },
         skewMaxPct: 0,
         skewFullAtCents: 100_000,
         lossLimitCents: 1_000,
         lossWindowMin: 60,
-      });
-    });
+      }),
+    );
     expect(await series(registry, 'updown_risk_exposure_cap_cents')).toEqual({ 'EURUSD/DOWN': 5_000 });
     expect(await series(registry, 'updown_risk_pair_suspended')).toMatchObject({ EURUSD: 0 });
 
