@@ -252,6 +252,8 @@ describe('outbox relay over a table that is its own outbox', () => {
     const bus = new RecordingBus();
     const relay = openRelay(bus, { pollIntervalMs: 60_000 });
     const first = await insert(database.db, ticks(1));
+    // Readable before the first pass: a pass that found it held back would sleep for the minute.
+    await readable(1);
     relay.start();
     // Once the first row is out, the relay is asleep for a minute unless kicked.
     await waitFor(() => bus.published.length === 1, { what: 'the first pass' });
