@@ -169,11 +169,6 @@ export class ApiClient {
     this.transport = typeof target === 'string' ? fetchTransport(target) : target;
   }
 
-  /** The same transport, recording its answers elsewhere. */
-  withOptions(options: ApiClientOptions): ApiClient {
-    return new ApiClient(this.transport, options);
-  }
-
   /**
    * Any request, typed or not: `body` goes as JSON unless it is a form or bytes. Answers whatever
    * came back; throws only when the transport does.
@@ -220,25 +215,22 @@ export class ApiClient {
     body?: BodyOf<P, M> | FormData,
     options: CallOptions<P, M> = {},
   ): Promise<Answer<ResponseOf<P, M>>> {
-    const { params, query, ...rest } = options;
-    return this.raw<ResponseOf<P, M>>(method.toUpperCase() as WireMethod, urlOf(path, params, query), body, {
-      name: `${method.toUpperCase()} ${path}`,
-      ...rest,
-    });
+    const { method: wireMethod, url, rest } = wireTarget(method, path, options);
+    return this.raw<ResponseOf<P, M>>(wireMethod, url, body, { name: `${wireMethod} ${path}`, ...rest });
   }
 
   private async call<M extends HttpMethod, P extends PathWith<M>>(
     method: M,
     path: P,
     body: BodyOf<P, M> | FormData | undefined,
-    options: CallOptions<P, M> | undefined,
+    options: CallOptions<P, M> = {},
   ): Promise<ResponseOf<P, M>> {
-    const answer = await this.send(method, path, body, options);
-    return succeeded(
-      method.toUpperCase() as WireMethod,
-      urlOf(path, options?.params, options?.query),
-      answer,
-    );
+    const { method: wireMethod, url, rest } = wireTarget(method, path, options);
+    const answer = await this.raw<ResponseOf<P, M>>(wireMethod, url, body, {
+      name: `${wireMethod} ${path}`,
+      ...rest,
+    });
+    return succeeded(wireMethod, url, answer);
   }
 
   get<P extends PathWith<'get'>>(path: P, options?: CallOptions<P, 'get'>): Promise<ResponseOf<P, 'get'>> {
@@ -277,8 +269,14 @@ export class ApiClient {
   }
 }
 
+/** The method and URL of a typed call, and the options that remain for `raw`. */
+function wireTarget<P extends ApiPath, M extends HttpMethod>(method: M, path: P, options: CallOptions<P, M>) {
+  const { params, query, ...rest } = options;
+  return { method: method.toUpperCase() as WireMethod, url: urlOf(path, params, query), rest };
+}
+
 /** The answer's body when it is a success (2xx); an `ApiCallError` otherwise. */
-export function succeeded<T>(method: WireMethod, url: string, answer: Answer<T>): T {
+function succeeded<T>(method: WireMethod, url: string, answer: Answer<T>): T {
   if (answer.status >= 200 && answer.status < 300) return answer.body as T;
   const problem = (answer.body ?? {}) as { detail?: unknown; code?: unknown };
   throw new ApiCallError(

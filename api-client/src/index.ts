@@ -3,7 +3,6 @@ export {
   ApiClient,
   fetchTransport,
   injectTransport,
-  succeeded,
   type Answer,
   type ApiClientOptions,
   type CallOptions,
