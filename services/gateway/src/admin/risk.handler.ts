@@ -11,7 +11,8 @@ import {
   type RiskPairRow,
   type TraderCaps,
 } from '@updown/order';
-import { DomainError, type Clock, type Database } from '@updown/runtime';
+import type { Clock, Database } from '@updown/runtime';
+import { UserNotFound } from '../auth/auth.errors';
 import { findUserById } from '../auth/users.repository';
 import { writeAudit } from './audit.repository';
 import { defaultsView, limitsView, settingsView, utcDayStart } from './risk.view';
@@ -32,12 +33,6 @@ export interface PairRiskState {
   readonly pair: { readonly symbol: string; readonly payout_pct: number };
   readonly row: RiskPairRow;
   readonly pnl: { readonly today: number; readonly window: number };
-}
-
-class UserNotFound extends DomainError {
-  constructor() {
-    super('NOT_FOUND', 'User not found');
-  }
 }
 
 async function readPairRisk(

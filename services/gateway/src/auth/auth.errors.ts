@@ -223,3 +223,11 @@ export class SessionNotFound extends DomainError {
     this.name = 'SessionNotFound';
   }
 }
+
+/** An admin named a user id no account has. */
+export class UserNotFound extends DomainError {
+  constructor() {
+    super('NOT_FOUND', 'User not found');
+    this.name = 'UserNotFound';
+  }
+}

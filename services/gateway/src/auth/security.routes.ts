@@ -10,10 +10,9 @@ import {
   StepUpRequest,
   StepUpResponse,
 } from '@updown/schemas/api';
-import { DomainError } from '@updown/runtime';
 import { errorResponses } from '../http/responses';
 import type { AuthContext } from './auth.context';
-import { SessionNotFound } from './auth.errors';
+import { SessionNotFound, UserNotFound } from './auth.errors';
 import type { AuthHook, AuthHooks } from './auth.hooks';
 import { clientOf, deviceName } from './client-info';
 import { SECURITY_EVENT_TEXT } from './security.domain';
@@ -49,13 +48,6 @@ async function activityPage(ctx: AuthContext, userId: string, query: { limit?: n
     events: page.map(eventView),
     next_cursor: rows.length > limit ? String(page[page.length - 1]!.id) : null,
   };
-}
-
-class UserNotFound extends DomainError {
-  constructor() {
-    super('NOT_FOUND', 'User not found');
-    this.name = 'UserNotFound';
-  }
 }
 
 /**
