@@ -25,7 +25,6 @@ export {
   deletePair,
   listPairs,
   listPairSymbols,
-  lockPair,
   PAIRS_KNOWN_MAX,
   pairReferencesSql,
   pairTermsColumns,
