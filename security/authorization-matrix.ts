@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { newUser } from '@updown/api-client';
 import { PAIR, PLACE_TRADE_BODY, type Identity, type MatrixFixtures } from './matrix-fixtures';
-import { IDENTITY_DETAILS, ownDocumentUpload } from './platform-api';
+import { ownDocumentForm } from '@updown/gateway/testing';
+import { IDENTITY_DETAILS } from './platform-api';
 
 /**
  * Who may call what: every route the gateway registers, keyed `METHOD url` exactly as Fastify
@@ -339,7 +340,7 @@ export const AUTHORIZATION_MATRIX: Readonly<Record<string, MatrixEntry>> = {
     request: (c) => ({
       method: 'POST',
       url: '/api/identity/documents',
-      payload: ownDocumentUpload(c.caller?.id ?? 'nobody', 'photo_id'),
+      payload: ownDocumentForm(c.caller?.id ?? 'nobody', 'photo_id'),
     }),
   },
   'POST /api/identity/submit': {

@@ -3,20 +3,11 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { ApiClient, injectTransport, newUser, signIn, signUp } from '@updown/api-client';
 import type { OffsetClock } from '@updown/runtime';
-import { pdfBytes, setRole } from '@updown/gateway/testing';
+import { ownDocumentForm, setRole } from '@updown/gateway/testing';
 import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
 import type { Schemas } from '@updown/schemas/openapi';
 
 export const IDENTITY_DETAILS = { full_name: 'Matrix Trader', date_of_birth: '1990-01-01' } as const;
-
-/** The upload form of a document only this account has (a PDF no other account sends). */
-export function ownDocumentUpload(userId: string, kind: string): FormData {
-  const bytes = Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
-  const form = new FormData();
-  form.set('kind', kind);
-  form.set('file', new Blob([bytes], { type: 'application/pdf' }), `${kind}.pdf`);
-  return form;
-}
 
 /** A code is generated this far from a step boundary, so the server sees the step the code is for. */
 const TOTP_MARGIN_MS = 8_000;
@@ -68,7 +59,7 @@ export class PlatformApi {
 
   /** Uploads one identity document of the caller's own; answers its id. */
   async uploadDocument(identity: Identity, kind: 'photo_id' | 'proof_of_address'): Promise<string> {
-    const upload = ownDocumentUpload(identity.id, kind);
+    const upload = ownDocumentForm(identity.id, kind);
     return (await this.api.post('/api/identity/documents', upload, { token: identity.accessToken })).id;
   }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Answer, ApiClient } from '@updown/api-client';
-import { pdfBytes } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/gateway/testing';
 import type { BodyOf } from '@updown/schemas/openapi';
 import { dollars, outcomeOf, type Outcome } from './api';
 import { firstDepositBonusCents, type AccountType, type AckedOp, type Direction } from './model';
@@ -223,12 +223,11 @@ export async function verifyIdentity(
   fullName: string,
 ): Promise<void> {
   for (const kind of ['photo_id', 'proof_of_address'] as const) {
-    const outcome = await decided(ctx, `upload ${kind} ${user.userId}`, () => {
-      const form = new FormData();
-      form.append('kind', kind);
-      form.append('file', new Blob([Uint8Array.from(ownDocument(user.userId, kind))]), `${kind}.pdf`);
-      return ctx.api.send('post', '/api/identity/documents', form, { token: user.token });
-    });
+    const outcome = await decided(ctx, `upload ${kind} ${user.userId}`, () =>
+      ctx.api.send('post', '/api/identity/documents', ownDocumentForm(user.userId, kind), {
+        token: user.token,
+      }),
+    );
     if (outcome.kind === 'refused' && outcome.code !== 'VERIFICATION_LOCKED') {
       throw new Error(`uploading ${kind} for ${user.userId}: ${outcome.code} ${outcome.detail}`);
     }
@@ -265,8 +264,4 @@ export async function verifyIdentity(
   if (approved.kind === 'refused' && approved.code !== 'VERIFICATION_NOT_PENDING') {
     throw new Error(`approving identity of ${user.userId}: ${approved.code} ${approved.detail}`);
   }
-}
-
-function ownDocument(userId: string, kind: string): Buffer {
-  return Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
 }

@@ -1,5 +1,5 @@
 import type { ApiClient, SignedUp } from '@updown/api-client';
-import { pdfBytes } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/gateway/testing';
 
 /**
  * Set-up for a journey that is not about verification: the trader's identity verified through the
@@ -13,13 +13,7 @@ export async function verifyIdentity(
 ): Promise<void> {
   const token = trader.accessToken;
   for (const kind of ['photo_id', 'proof_of_address'] as const) {
-    // Multipart, as the console uploads: the kind, then the file. The PDF is this trader's own: one
-    // another account has also sent would be flagged as a duplicate.
-    const form = new FormData();
-    form.append('kind', kind);
-    const pdf = Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${trader.id}\n`)]);
-    form.append('file', new Blob([Uint8Array.from(pdf)]), `${kind}.pdf`);
-    await api.post('/api/identity/documents', form, { token });
+    await api.post('/api/identity/documents', ownDocumentForm(trader.id, kind), { token });
   }
   await api.post('/api/identity/submit', { full_name: trader.name, date_of_birth: '1990-01-01' }, { token });
   const queue = await api.get('/api/admin/verifications', { token: adminToken });

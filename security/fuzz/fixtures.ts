@@ -7,7 +7,8 @@ import type { Clock } from '@updown/runtime';
 import { TRADE_DURATIONS_SEC } from '@updown/order';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import type { FieldHints } from '@updown/schemas/testing';
-import { IDENTITY_DETAILS, ownDocumentUpload } from '../platform-api';
+import { ownDocumentForm } from '@updown/gateway/testing';
+import { IDENTITY_DETAILS } from '../platform-api';
 
 /** Bearer tokens the fuzzer sends: an admin, a plain user, and the temporary one of a 2FA sign-in. */
 export interface Identities {
@@ -67,8 +68,8 @@ async function verifyIdentity(
 ): Promise<{ submissionId: string; documentIds: string[] }> {
   const me = await api.get('/api/auth/me', { token: who.user });
   const documentIds: string[] = [];
-  for (const kind of ['photo_id', 'proof_of_address']) {
-    const document = await api.post('/api/identity/documents', ownDocumentUpload(me.id, kind), {
+  for (const kind of ['photo_id', 'proof_of_address'] as const) {
+    const document = await api.post('/api/identity/documents', ownDocumentForm(me.id, kind), {
       token: who.user,
     });
     documentIds.push(document.id);

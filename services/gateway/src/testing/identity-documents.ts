@@ -112,3 +112,16 @@ export function multipartUpload(
     headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
   };
 }
+
+/**
+ * The upload form of a document only this account has, as the console sends it (the kind, then the
+ * file): a one-page PDF that names the user, since a file another account has sent is flagged as a
+ * duplicate.
+ */
+export function ownDocumentForm(userId: string, kind: 'photo_id' | 'proof_of_address'): FormData {
+  const bytes = Buffer.concat([pdfBytes(1), Buffer.from(`% ${kind} of ${userId}\n`)]);
+  const form = new FormData();
+  form.set('kind', kind);
+  form.set('file', new Blob([Uint8Array.from(bytes)], { type: 'application/pdf' }), `${kind}.pdf`);
+  return form;
+}
