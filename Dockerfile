@@ -18,6 +18,7 @@ COPY schemas/package.json schemas/
 COPY api-client/package.json api-client/
 COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
+COPY services/accounts/package.json services/accounts/
 COPY services/wallet/package.json services/wallet/
 COPY services/order/package.json services/order/
 COPY services/settlement/package.json services/settlement/
@@ -38,6 +39,7 @@ COPY schemas/package.json schemas/
 COPY api-client/package.json api-client/
 COPY verify/package.json verify/
 COPY services/runtime/package.json services/runtime/
+COPY services/accounts/package.json services/accounts/
 COPY services/wallet/package.json services/wallet/
 COPY services/order/package.json services/order/
 COPY services/settlement/package.json services/settlement/

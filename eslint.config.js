@@ -16,6 +16,8 @@ const ROOT = import.meta.dirname;
 const PACKAGES = {
   schemas: { dir: 'schemas', imports: [] },
   runtime: { dir: 'services/runtime', imports: ['schemas'] },
+  // Users, sessions, identity and the admin audit: the floor below the money, which it never calls.
+  accounts: { dir: 'services/accounts', imports: ['runtime', 'schemas'] },
   wallet: { dir: 'services/wallet', imports: ['runtime', 'schemas'] },
   'price-ingest': { dir: 'services/price-ingest', imports: ['runtime', 'schemas'] },
   order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'runtime', 'schemas'] },
@@ -25,11 +27,11 @@ const PACKAGES = {
   },
   gateway: {
     dir: 'services/gateway',
-    imports: ['settlement', 'order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+    imports: ['settlement', 'order', 'wallet', 'price-ingest', 'accounts', 'runtime', 'schemas'],
   },
   platform: {
     dir: 'services/platform',
-    imports: ['gateway', 'settlement', 'order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+    imports: ['gateway', 'settlement', 'order', 'wallet', 'price-ingest', 'accounts', 'runtime', 'schemas'],
   },
   console: { dir: 'console', imports: ['schemas'] },
   // The suites' API client: typed by the OpenAPI document, it speaks HTTP like the console.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newUser, signIn, signUp } from '@updown/api-client';
 import { TEST_ADMIN } from '@updown/platform/testing';
-import { jpegBytes, pdfBytes } from '@updown/gateway/testing';
+import { jpegBytes, pdfBytes } from '@updown/accounts/testing';
 import { JOURNEY_TIMEOUT_MS, onPath, signInThroughUi, toastShown, useE2eSuite } from './harness/suite';
 
 /**

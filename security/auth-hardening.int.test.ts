@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, signIn, type Answer } from '@updown/api-client';
-import { PasswordHasher } from '@updown/gateway';
-import { DEFAULT_SCRYPT, fakeConsoleDir, memoryLogger, setPasswordHash } from '@updown/gateway/testing';
+import { PasswordHasher } from '@updown/accounts';
+import { DEFAULT_SCRYPT, setPasswordHash } from '@updown/accounts/testing';
+import { fakeConsoleDir, memoryLogger } from '@updown/gateway/testing';
 import type { Schemas } from '@updown/schemas/openapi';
 import {
   PLACE_TRADE_BODY,

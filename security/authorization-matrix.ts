@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { newUser } from '@updown/api-client';
 import { PAIR, PLACE_TRADE_BODY, type Identity, type MatrixFixtures } from './matrix-fixtures';
-import { ownDocumentForm } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/accounts/testing';
 import { IDENTITY_DETAILS } from './platform-api';
 
 /**

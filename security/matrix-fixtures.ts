@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { signIn, type Session } from '@updown/api-client';
 import { createLogger, OffsetClock, type Logger } from '@updown/runtime';
-import { hashRefreshToken } from '@updown/gateway/testing';
+import { hashRefreshToken } from '@updown/accounts/testing';
 import { startInProcessPlatform, type RunningPlatform } from '@updown/platform/testing';
 import type { Schemas } from '@updown/schemas/openapi';
 import { clearForWithdrawals } from '@updown/wallet/testing';

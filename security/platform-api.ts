@@ -3,7 +3,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { generate } from 'otplib';
 import { ApiClient, injectTransport, newUser, signIn, signUp } from '@updown/api-client';
 import type { OffsetClock } from '@updown/runtime';
-import { ownDocumentForm, setRole } from '@updown/gateway/testing';
+import { ownDocumentForm, setRole } from '@updown/accounts/testing';
 import { TOTP_STEP_MS, type RunningPlatform } from '@updown/platform/testing';
 import type { Schemas } from '@updown/schemas/openapi';
 

@@ -5,7 +5,7 @@ import type { ApiClient } from './client';
  * The one way the suites open an account: registration and sign-in through the public API, as a
  * visitor does. What only the database can do for a test (an admin's role, withdrawals cleared
  * without an identity check, money without a deposit) is the owning package's testing helper's
- * business (`@updown/gateway/testing`, `@updown/wallet/testing`), not the client's.
+ * business (`@updown/accounts/testing`, `@updown/gateway/testing`, `@updown/wallet/testing`), not the client's.
  */
 
 export interface NewUser {

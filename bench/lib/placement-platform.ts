@@ -2,15 +2,11 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { ApiClient } from '@updown/api-client';
 import type { Database } from '@updown/runtime';
-import { PasswordHasher } from '@updown/gateway';
+import { PasswordHasher } from '@updown/accounts';
+import { hashRefreshToken, insertRefreshToken, newRefreshToken } from '@updown/accounts/testing';
 import { startPlatformProcess, type PlatformProcess } from '@updown/platform/testing';
 import { benchEngineDir } from './engine-dir';
-import {
-  createAccount,
-  insertRefreshToken,
-  hashRefreshToken,
-  newRefreshToken,
-} from '@updown/gateway/testing';
+import { openAccount } from '@updown/gateway/testing';
 
 export type PlatformChild = PlatformProcess;
 
@@ -59,7 +55,7 @@ async function forEachLimited<T>(
 const SETUP_CONCURRENCY = 8;
 
 /**
- * Creates `count` traders the way registration does (`createAccount`: user row, ledger accounts
+ * Creates `count` traders the way registration does (`openAccount`: user row, ledger accounts
  * and the demo grant as a ledger entry, in one transaction) and returns an access token for each,
  * minted by the running platform. Signing in with a password would spend ~100 ms of scrypt per
  * user, so each user gets a session row written directly and the token comes from
@@ -70,7 +66,7 @@ export async function createTraders(db: Kysely<Database>, baseUrl: string, count
   const refreshTokens = new Array<string>(count);
   const now = Date.now();
   await forEachLimited(refreshTokens, SETUP_CONCURRENCY, async (_, index) => {
-    const user = await createAccount(db, {
+    const user = await openAccount(db, {
       id: randomUUID(),
       email: `bench-trader-${index}@example.com`,
       name: `Bench trader ${index}`,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Answer, ApiClient } from '@updown/api-client';
-import { ownDocumentForm } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/accounts/testing';
 import type { BodyOf } from '@updown/schemas/openapi';
 import { dollars, outcomeOf, type Outcome } from './api';
 import { firstDepositBonusCents, type AccountType, type AckedOp, type Direction } from './model';

@@ -1,5 +1,5 @@
 import type { ApiClient, SignedUp } from '@updown/api-client';
-import { ownDocumentForm } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/accounts/testing';
 
 /**
  * Set-up for a journey that is not about verification: the trader's identity verified through the

@@ -17,7 +17,7 @@ import {
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
-/** The one cross-owner reference the schema keeps: foreign keys to the gateway's `users`. */
+/** The one cross-owner reference the schema keeps: foreign keys down to accounts' `users`. */
 const FOREIGN_KEYS = [
   { file: 'services/order/src/db/migrations/0030_trades.ts', table: 'users' },
   { file: 'services/wallet/src/db/migrations/0030b_bonuses.ts', table: 'users' },
@@ -31,7 +31,7 @@ describe('table ownership', () => {
     const owners = tableOwners(repoRoot);
     expect(owners.get('outbox_cursors')).toBe('runtime');
     expect(owners.get('trades')).toBe('order');
-    expect(owners.get('users')).toBe('gateway');
+    expect(owners.get('users')).toBe('accounts');
     expect(owners.get('bonuses')).toBe('wallet');
     expect(owners.get('market_ticks')).toBe('price-ingest');
   });

@@ -7,7 +7,7 @@ import type { Clock } from '@updown/runtime';
 import { TRADE_DURATIONS_SEC } from '@updown/order';
 import { TEST_ADMIN } from '@updown/platform/testing';
 import type { FieldHints } from '@updown/schemas/testing';
-import { ownDocumentForm } from '@updown/gateway/testing';
+import { ownDocumentForm } from '@updown/accounts/testing';
 import { IDENTITY_DETAILS } from '../platform-api';
 
 /** Bearer tokens the fuzzer sends: an admin, a plain user, and the temporary one of a 2FA sign-in. */

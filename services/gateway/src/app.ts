@@ -3,7 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyPluginAsync, type FastifyS
 import type { FastifyPluginAsyncTypebox, TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Database, Logger, MigrationSet, Registry } from '@updown/runtime';
-import { isAdminUrl } from './auth/auth.domain';
+import { isAdminUrl } from '@updown/accounts';
 import { REPO_ROOT, type GatewayConfig } from './config';
 import { registerConsole, resolveConsoleRoot } from './http/console';
 import { registerDocs } from './http/docs';

@@ -6,7 +6,7 @@ import { createAdminPlugin } from './admin/admin.routes';
 import type { GatewayPlugin } from './app';
 import { createAuthPlugin, type AuthPluginConfig } from './auth/index';
 import { createIdentityPlugin } from './identity/identity.routes';
-import type { PdfInspectionLimits } from './identity/pdf-inspection-queue';
+import type { PdfInspectionLimits } from '@updown/accounts';
 import { createLeaderboardPlugin } from './leaderboard/leaderboard.routes';
 import { createDisputesPlugin } from './receipts/disputes.routes';
 import { createReceiptsPlugin } from './receipts/receipts.routes';

@@ -1,6 +1,3 @@
-// The tables' kysely types: importing the entry point adds them to the runtime's `Database`.
-export type * from './db/tables';
-export { gatewayMigrations } from './db/migrations/index';
 export {
   buildApp,
   PLACEHOLDER_DIR,
@@ -25,15 +22,11 @@ export {
   createAuthPlugin,
   createOrPromoteAdmin,
   ensureAdminFromEnv,
-  isAdminUrl,
   optionalUser,
-  PasswordHasher,
   type AuthHook,
   type AuthPluginConfig,
   type AuthPluginDeps,
-  type AuthUser,
   type EnsureAdminResult,
-  type Role,
 } from './auth/index';
 export { createMarketPlugin, type MarketPluginDeps, type MarketTickSubscriber } from './market/market.plugin';
 export {
@@ -45,7 +38,6 @@ export {
 } from './market/market.config';
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
 export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './identity/identity.routes';
-export { purgeExpiredIdentityData, startIdentityRetention } from './identity/identity-retention';
 export { identityConfigSpec, pdfInspectionLimits, type IdentityConfig } from './identity/identity.config';
 export { disputeLimits, disputesConfigSpec, type DisputesConfig } from './receipts/disputes.config';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';

@@ -15,7 +15,7 @@ import { createHttpOrderPort, serviceToken } from '@updown/order';
 import { startBonusExpiry, type BonusExpiryJob } from '@updown/wallet';
 import { startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 import { ensureAdminFromEnv } from './auth/index';
-import { startIdentityRetention } from './identity/identity-retention';
+import { startIdentityRetention } from '@updown/accounts';
 import { everyMigration } from './db/every-migration';
 import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';

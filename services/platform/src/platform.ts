@@ -18,13 +18,13 @@ import {
   type Registry,
   type ResolvedDatabase,
 } from '@updown/runtime';
+import { startIdentityRetention } from '@updown/accounts';
 import {
   disputeLimits,
   ensureAdminFromEnv,
   gatewayPlugins,
   marketPluginOptions,
   pdfInspectionLimits,
-  startIdentityRetention,
   startPaymentRecovery,
   startGateway,
   type RunningGateway,

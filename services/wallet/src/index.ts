@@ -32,6 +32,7 @@ export {
   type LockLevel,
 } from './locks/lock-protocol';
 export { lockUserWallet } from './commands/user-wallet';
+export { DEMO_GRANT_CENTS, openWallet } from './opening/open-wallet';
 export * from './stakes/stake.domain';
 export { BonusStakeCapExceeded } from './stakes/stake.errors';
 export {

@@ -32,8 +32,8 @@ import {
 } from '@updown/wallet';
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
-import { identityStatuses } from '../identity/identity.repository';
-import { auditDecision } from './audit.repository';
+import { identityStatuses } from '@updown/accounts';
+import { auditDecision } from './decision-audit';
 import { changePairActive, changePairFeed, createPair, removePair } from './pairs.handler';
 import { changeSettings } from './settings.handler';
 import { adminVerificationRoutes } from './verifications.routes';

@@ -13,7 +13,7 @@ import {
 import type { Clock, Database } from '@updown/runtime';
 import type { MarketPair } from '@updown/schemas/api';
 import { lockPlatformSettings } from '@updown/wallet';
-import { writeAudit } from './audit.repository';
+import { writeAudit } from '@updown/accounts';
 
 /**
  * An admin's changes to the pair list. The pair and feed rules and the changes are price-ingest's

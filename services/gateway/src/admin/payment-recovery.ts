@@ -5,7 +5,7 @@ import {
   type RecoveryDeps,
   type RecoveryRun,
 } from '@updown/wallet';
-import { auditDecision } from './audit.repository';
+import { auditDecision } from './decision-audit';
 
 /**
  * Recovery of payments interrupted between their intent and their result (a crash while the

@@ -12,9 +12,7 @@ import {
   type TraderCaps,
 } from '@updown/order';
 import type { Clock, Database } from '@updown/runtime';
-import { UserNotFound } from '../auth/auth.errors';
-import { findUserById } from '../auth/users.repository';
-import { writeAudit } from './audit.repository';
+import { findUserById, UserNotFound, writeAudit } from '@updown/accounts';
 import { defaultsView, limitsView, settingsView, utcDayStart } from './risk.view';
 
 /**

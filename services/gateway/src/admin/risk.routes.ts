@@ -23,7 +23,7 @@ import {
   UpdatePairRiskBody,
   UpdateTraderLimitsBody,
 } from '@updown/schemas/api';
-import { usersByIds } from '../auth/users.repository';
+import { usersByIds } from '@updown/accounts';
 import { dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
 import {

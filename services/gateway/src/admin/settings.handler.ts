@@ -1,6 +1,6 @@
 import { setEveryPairPayout } from '@updown/price-ingest';
 import { changePlatformSettings, checkPayoutPct, type AdminSettings } from '@updown/wallet';
-import { writeAudit } from './audit.repository';
+import { writeAudit } from '@updown/accounts';
 import type { AdminDeps } from './pairs.handler';
 
 /**

@@ -4,7 +4,7 @@ import { listTopToxicity, settledRealTradeStats, toxicityByUser, traderLimitsOf 
 import type { Database } from '@updown/runtime';
 import { AdminUserList, AdminUsersQuery } from '@updown/schemas/api';
 import { cashBalancesOf } from '@updown/wallet';
-import { listUsers } from '../auth/users.repository';
+import { listUsers } from '@updown/accounts';
 import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 import { winRatePct } from '../shared/stats.domain';

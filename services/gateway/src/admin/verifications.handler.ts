@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
 import { clearWithdrawals } from '@updown/wallet';
-import { OwnVerification, VerificationNotPending } from '../identity/identity.domain';
-import { decideSubmission, lockSubmission, type SubmissionRow } from '../identity/identity.repository';
-import type { IdentityMetrics } from '../identity/identity.metrics';
-import { writeAudit } from './audit.repository';
+import {
+  decideSubmission,
+  type IdentityMetrics,
+  lockSubmission,
+  OwnVerification,
+  type SubmissionRow,
+  VerificationNotPending,
+  writeAudit,
+} from '@updown/accounts';
 
 export interface VerificationsContext {
   readonly db: Kysely<Database>;

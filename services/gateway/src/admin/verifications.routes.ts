@@ -10,17 +10,17 @@ import {
   VerificationSummary,
   type DuplicateSignal,
 } from '@updown/schemas/api';
-import { usersByIds } from '../auth/users.repository';
-import { errorResponses } from '../http/responses';
 import {
   documentsByIds,
   duplicateMatches,
+  identityMetrics,
   listSubmissions,
   submissionOwner,
-  submissionsOf,
   type SubmissionRow,
-} from '../identity/identity.repository';
-import { identityMetrics } from '../identity/identity.metrics';
+  submissionsOf,
+  usersByIds,
+} from '@updown/accounts';
+import { errorResponses } from '../http/responses';
 import { documentView } from '../identity/identity.view';
 import { decideVerification, VerificationNotFound } from './verifications.handler';
 

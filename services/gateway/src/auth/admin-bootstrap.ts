@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { systemClock, type Clock, type Database, type Logger } from '@updown/runtime';
-import { checkPassword, decideAdminBootstrap, normaliseEmail, normaliseName, type Role } from './auth.domain';
-import { EmailTaken, InvalidAccountDetails } from './auth.errors';
-import { checkAccountDetails, createAccount } from './accounts.handler';
-import { PasswordHasher } from './password';
-import { revokeUserSessions } from './sessions.repository';
-import { findUserByEmail, setPasswordHash, setRole } from './users.repository';
+import {
+  checkAccountDetails,
+  checkPassword,
+  decideAdminBootstrap,
+  EmailTaken,
+  findUserByEmail,
+  InvalidAccountDetails,
+  normaliseEmail,
+  normaliseName,
+  PasswordHasher,
+  revokeUserSessions,
+  type Role,
+  setPasswordHash,
+  setRole,
+} from '@updown/accounts';
+import { openAccount } from './open-account.handler';
 
 export const ADMIN_DEFAULT_NAME = 'Admin';
 
@@ -24,7 +34,7 @@ async function createAdmin(
 ): Promise<void> {
   const checked = checkAccountDetails(details);
   const hasher = tools.hasher ?? new PasswordHasher();
-  await createAccount(db, {
+  await openAccount(db, {
     id: randomUUID(),
     email: checked.email,
     name: checked.name,

@@ -9,7 +9,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { buildApp } from '../app';
 import { memoryLogger } from '../testing/test-app';
 import { ensureAdminFromEnv } from './admin-bootstrap';
-import { PasswordHasher } from './password';
+import { PasswordHasher } from '@updown/accounts';
 import {
   adminToken,
   authTestApp,

@@ -1,5 +1,5 @@
 import { env, type Reader } from '@updown/runtime';
-import { checkPassword, normaliseEmail, validateEmail } from './auth.domain';
+import { checkPassword, normaliseEmail, validateEmail } from '@updown/accounts';
 
 export const GOOGLE_JWKS_DEFAULT = 'https://www.googleapis.com/oauth2/v3/certs';
 

@@ -1,8 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { callerFromClaims, type AuthUser, type TokenType } from './auth.domain';
+import {
+  type AuthUser,
+  callerFromClaims,
+  findUserRole,
+  Forbidden,
+  type TokenType,
+  Unauthenticated,
+} from '@updown/accounts';
 import type { AuthContext } from './auth.context';
-import { Forbidden, Unauthenticated } from './auth.errors';
-import { findUserRole } from './users.repository';
 
 export type AuthHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 

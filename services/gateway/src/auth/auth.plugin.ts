@@ -16,16 +16,22 @@ import {
   type RuntimeConfig,
 } from '@updown/runtime';
 import type { authConfigSpec } from './auth.config';
-import { isAdminUrl, type AuthUser, type TokenClaims } from './auth.domain';
-import type { AuthContext, TokenSigner } from './auth.context';
+import {
+  type AuthUser,
+  createGoogleVerifier,
+  csrfKeyFrom,
+  EndedSessions,
+  isAdminUrl,
+  PasswordHasher,
+  securityMetrics,
+  type TokenClaims,
+  type TokenSigner,
+} from '@updown/accounts';
+import type { AuthContext } from './auth.context';
 import { createAuthHooks, type AuthHook } from './auth.hooks';
 import { authRoutes } from './auth.routes';
-import { EndedSessions } from './ended-sessions';
-import { createGoogleVerifier } from './google-verifier';
+import { openAccount } from './open-account.handler';
 import { resolveJwtSecret } from './jwt-secret';
-import { PasswordHasher } from './password';
-import { securityMetrics } from './security.metrics';
-import { csrfKeyFrom } from './session-cookies';
 import { securityRoutes } from './security.routes';
 import { twoFactorRoutes } from './two-factor.routes';
 
@@ -155,6 +161,7 @@ async function authContext(
   if (config.GOOGLE_CLIENT_ID === undefined)
     logger.info('Google sign-in is off: GOOGLE_CLIENT_ID is not set');
   const clock = deps.clock ?? systemClock;
+  const csrfKey = csrfKeyFrom(secret);
   return {
     db: deps.db,
     clock,
@@ -169,12 +176,14 @@ async function authContext(
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       syncMs: deps.endedSessionsSyncMs ?? ENDED_SESSIONS_SYNC_MS,
     }),
+    csrfKey,
     cookiePolicy: {
       // `Secure` everywhere but development and test, which serve plain http on localhost.
       secure: config.UPDOWN_ENV !== 'development' && config.UPDOWN_ENV !== 'test',
       maxAgeSec: config.REFRESH_TOKEN_TTL_SEC,
-      csrfKey: csrfKeyFrom(secret),
+      csrfKey,
     },
+    openAccount: (user) => openAccount(deps.db, user),
     policy: {
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,

@@ -20,13 +20,24 @@ import {
 } from '@updown/schemas/api';
 import { errorResponses } from '../http/responses';
 import type { AuthContext } from './auth.context';
-import { MissingRefreshToken, Unauthenticated } from './auth.errors';
+import {
+  changePassword,
+  endAllSessions,
+  endSession,
+  findUserById,
+  googleLogin,
+  MissingRefreshToken,
+  passwordLogin,
+  type PresentedRefreshToken,
+  refreshSession,
+  registerUser,
+  type SessionTokens,
+  type SignInResult,
+  Unauthenticated,
+  type UserRow,
+} from '@updown/accounts';
 import type { AuthHook, AuthHooks } from './auth.hooks';
-import { registerUser } from './accounts.handler';
 import { clientOf } from './client-info';
-import { googleLogin } from './google-login.handler';
-import { passwordLogin } from './login.handler';
-import { changePassword } from './password-change.handler';
 import {
   clearSessionCookies,
   presentedCsrf,
@@ -34,15 +45,6 @@ import {
   setSessionCookies,
   wantsCookieForm,
 } from './session-cookies';
-import {
-  endAllSessions,
-  endSession,
-  refreshSession,
-  type PresentedRefreshToken,
-  type SessionTokens,
-  type SignInResult,
-} from './sessions.handler';
-import { findUserById, type UserRow } from './users.repository';
 
 export function userView(user: UserRow): UserResponse {
   return {

@@ -13,5 +13,3 @@ export {
   type EnsureAdminResult,
 } from './admin-bootstrap';
 export { authConfigSpec, GOOGLE_JWKS_DEFAULT, JWT_SECRET_LENGTH_MIN } from './auth.config';
-export { ROLES, isAdminUrl, type AuthUser, type Role } from './auth.domain';
-export { PasswordHasher, DEFAULT_SCRYPT, type ScryptParams } from './password';

@@ -1,6 +1,6 @@
 import { createTestDatabase, metricValue, type TestDatabase } from '@updown/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STEP_UP_TTL_MS } from './security.domain';
+import { STEP_UP_TTL_MS } from '@updown/accounts';
 import {
   adminToken,
   authTestApp,

@@ -12,14 +12,21 @@ import {
 } from '@updown/schemas/api';
 import { errorResponses } from '../http/responses';
 import type { AuthContext } from './auth.context';
-import { SessionNotFound, UserNotFound } from './auth.errors';
+import {
+  deviceName,
+  endOwnSession,
+  findUserById,
+  listActiveSessions,
+  listSecurityEvents,
+  loadAccount,
+  SECURITY_EVENT_TEXT,
+  type SecurityEventRow,
+  SessionNotFound,
+  stepUp,
+  UserNotFound,
+} from '@updown/accounts';
 import type { AuthHook, AuthHooks } from './auth.hooks';
-import { clientOf, deviceName } from './client-info';
-import { SECURITY_EVENT_TEXT } from './security.domain';
-import { listActiveSessions, listSecurityEvents, type SecurityEventRow } from './security.repository';
-import { endOwnSession } from './sessions.handler';
-import { loadAccount, stepUp } from './step-up.handler';
-import { findUserById } from './users.repository';
+import { clientOf } from './client-info';
 
 const tags = ['auth'];
 const security = [{ bearerAuth: [] }];

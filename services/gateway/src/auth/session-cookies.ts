@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { csrfToken } from '@updown/accounts';
 
 /**
  * The cookie form of a session, for browsers: the refresh token in a cookie no script can read, and
@@ -22,23 +22,6 @@ export const CSRF_COOKIE = 'updown_csrf';
 export const SESSION_FORM_HEADER = 'x-updown-session';
 export const CSRF_HEADER = 'x-csrf-token';
 const REFRESH_COOKIE_PATH = '/api/auth';
-
-/** The key CSRF tokens are made with, derived from the token-signing secret (one secret to manage). */
-export function csrfKeyFrom(secret: string | Buffer): Buffer {
-  return createHmac('sha256', secret).update('updown csrf key v1').digest();
-}
-
-export function csrfToken(key: Buffer, sessionId: string): string {
-  return createHmac('sha256', key).update(sessionId).digest('base64url');
-}
-
-/** Constant-time comparison of a presented CSRF token with the session's. */
-export function csrfMatches(key: Buffer, sessionId: string, presented: string | undefined): boolean {
-  if (presented === undefined) return false;
-  const expected = Buffer.from(csrfToken(key, sessionId));
-  const given = Buffer.from(presented);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
 
 /** Whether the client asked for the cookie form. */
 export function wantsCookieForm(request: FastifyRequest): boolean {

@@ -2,8 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../testing/test-app';
-import { EndedSessions } from './ended-sessions';
-import { revokeUserSessions } from './sessions.repository';
+import { EndedSessions, revokeUserSessions } from '@updown/accounts';
 import { authTestApp, bearer, login, newAccount, register, type AuthTestApp } from './testing/auth-test-app';
 
 const COOKIE_FORM = { 'x-updown-session': 'cookie' };

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, verifyLedger } from '@updown/wallet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashRefreshToken } from './tokens';
+import { hashRefreshToken } from '@updown/accounts';
 import { authTestApp, bearer, login, newAccount, register, type AuthTestApp } from './testing/auth-test-app';
 
 /** Registration, password sign-in, refresh rotation with reuse detection, logout. */

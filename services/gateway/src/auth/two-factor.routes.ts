@@ -14,13 +14,13 @@ import type { AuthContext } from './auth.context';
 import type { AuthHook, AuthHooks } from './auth.hooks';
 import { sessionAnswer } from './auth.routes';
 import { clientOf } from './client-info';
-import type { StepUpProof } from './step-up.handler';
 import {
   disableTwoFactorWithCode,
   enableTwoFactorWithCode,
   setupTwoFactor,
+  type StepUpProof,
   verifyTwoFactorLogin,
-} from './two-factor.handler';
+} from '@updown/accounts';
 
 const tags = ['two-factor'];
 const security = [{ bearerAuth: [] }];

@@ -1,9 +1,9 @@
+import { accountsMigrations } from '@updown/accounts';
 import { runtimeMigrations, type MigrationSet } from '@updown/runtime';
 import { orderMigrations } from '@updown/order';
 import { priceIngestMigrations } from '@updown/price-ingest';
 import { settlementMigrations } from '@updown/settlement';
 import { walletMigrations } from '@updown/wallet';
-import { gatewayMigrations } from './migrations/index';
 
 /**
  * Every package's migrations. The gateway is built on every other package, so this is where the
@@ -13,7 +13,7 @@ import { gatewayMigrations } from './migrations/index';
  */
 export const everyMigration: readonly MigrationSet[] = [
   runtimeMigrations,
-  gatewayMigrations,
+  accountsMigrations,
   priceIngestMigrations,
   walletMigrations,
   orderMigrations,

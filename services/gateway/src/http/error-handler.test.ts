@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DomainError } from '@updown/runtime';
 import { describe, expect, it } from 'vitest';
-import { SignInBusy } from '../auth/auth.errors';
+import { SignInBusy } from '@updown/accounts';
 import { testApp } from '../testing/test-app';
 import { RETRY_AFTER_SEC_DEFAULT, toErrorAnswer } from './error-handler';
 import { codeForStatus, ERROR_STATUS, statusForCode } from './error-status';

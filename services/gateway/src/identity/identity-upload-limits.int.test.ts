@@ -13,8 +13,8 @@ import {
   register,
   type AuthTestApp,
 } from '../auth/testing/auth-test-app';
-import { multipartUpload, pdfBytes, pngBytes } from '../testing/identity-documents';
-import { openPdfInWorker, type PdfAnswer } from './document-inspection';
+import { multipartUpload, pdfBytes, pngBytes } from '@updown/accounts/testing';
+import { openPdfInWorker, type PdfAnswer } from '@updown/accounts';
 import { createIdentityPlugin } from './identity.routes';
 
 /**

@@ -2,7 +2,7 @@ import { ConfigError } from '@updown/runtime';
 import { describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../config';
 import { pdfInspectionLimits } from './identity.config';
-import { PDF_INSPECTION_LIMITS_DEFAULT } from './pdf-inspection-queue';
+import { PDF_INSPECTION_LIMITS_DEFAULT } from '@updown/accounts';
 
 describe('the PDF inspection queue settings', () => {
   it('default to two running, eight waiting and two per account', () => {

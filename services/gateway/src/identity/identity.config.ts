@@ -1,5 +1,5 @@
 import { env, type ConfigOf } from '@updown/runtime';
-import { PDF_INSPECTION_LIMITS_DEFAULT, type PdfInspectionLimits } from './pdf-inspection-queue';
+import { PDF_INSPECTION_LIMITS_DEFAULT, type PdfInspectionLimits } from '@updown/accounts';
 
 /**
  * The bounds of the PDF inspection queue (pdf-inspection-queue.ts), merged into the gateway's spec

@@ -15,9 +15,9 @@ import {
 } from '../auth/testing/auth-test-app';
 import { createAdminPlugin } from '../admin/admin.routes';
 import { createWalletPlugin } from '../wallet/wallet.routes';
-import { jpegBytes, multipartUpload, pdfBytes, pngBytes } from '../testing/identity-documents';
+import { jpegBytes, multipartUpload, pdfBytes, pngBytes } from '@updown/accounts/testing';
 import { createIdentityPlugin } from './identity.routes';
-import { purgeExpiredIdentityData } from './identity-retention';
+import { purgeExpiredIdentityData } from '@updown/accounts';
 
 let database: TestDatabase;
 let app: AuthTestApp;

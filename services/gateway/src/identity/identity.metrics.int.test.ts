@@ -11,7 +11,7 @@ import {
 } from '../auth/testing/auth-test-app';
 import { createAdminPlugin } from '../admin/admin.routes';
 import { memoryLogger } from '../testing/test-app';
-import { jpegBytes, multipartUpload, pdfBytes } from '../testing/identity-documents';
+import { jpegBytes, multipartUpload, pdfBytes } from '@updown/accounts/testing';
 import { createIdentityPlugin } from './identity.routes';
 
 let database: TestDatabase;

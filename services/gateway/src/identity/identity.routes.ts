@@ -14,36 +14,34 @@ import {
   IdentityUploadForm,
   type IdentityDocumentKind,
 } from '@updown/schemas/api';
-import { findUserRole } from '../auth/users.repository';
-import { errorResponses } from '../http/responses';
-import { openPdfInWorker, type PdfOpener } from './document-inspection';
 import {
   checkDetails,
+  createPdfInspectionQueue,
   DOCUMENT_KINDS,
+  type DocumentRow,
+  documentsByIds,
+  type DocumentUpload,
+  findUserRole,
+  type IdentityContext,
+  identityMetrics,
   identityStatus,
   InvalidDocument,
-  missingKinds,
-  PdfChecksBusy,
-  PdfQueueFull,
-  UploadLimitReached,
-  VerificationLocked,
-} from './identity.domain';
-import {
-  submitIdentity,
-  uploadDocument,
-  type DocumentUpload,
-  type IdentityContext,
-} from './identity.handler';
-import {
-  documentsByIds,
   latestSubmission,
   latestUploads,
+  missingKinds,
+  openPdfInWorker,
+  PdfChecksBusy,
+  type PdfInspectionLimits,
+  type PdfOpener,
+  PdfQueueFull,
   readDocumentContent,
-  type DocumentRow,
-} from './identity.repository';
-import { identityMetrics } from './identity.metrics';
+  submitIdentity,
+  uploadDocument,
+  UploadLimitReached,
+  VerificationLocked,
+} from '@updown/accounts';
+import { errorResponses } from '../http/responses';
 import { documentView } from './identity.view';
-import { createPdfInspectionQueue, type PdfInspectionLimits } from './pdf-inspection-queue';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['identity'];

@@ -1,5 +1,5 @@
 import type { IdentityDocument } from '@updown/schemas/api';
-import type { DocumentRow } from './identity.repository';
+import type { DocumentRow } from '@updown/accounts';
 
 export function documentView(row: DocumentRow): IdentityDocument {
   return {

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
 import { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from '@updown/schemas/api';
 import { centsToDollars } from '../http/money';
-import { findUserRole } from '../auth/users.repository';
+import { findUserRole } from '@updown/accounts';
 import { errorResponses } from '../http/responses';
 import { winRatePct } from '../shared/stats.domain';
 import { LEADERBOARD_SIZE, leaderboardName, utcDay } from './leaderboard.domain';

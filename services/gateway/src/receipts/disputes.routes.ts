@@ -28,9 +28,7 @@ import {
   type DisputeLimits,
   type DisputeRow,
 } from '@updown/settlement';
-import { writeAudit } from '../admin/audit.repository';
-import { normaliseEmail } from '../auth/auth.domain';
-import { emailsByIds, findUserByEmail } from '../auth/users.repository';
+import { emailsByIds, findUserByEmail, normaliseEmail, writeAudit } from '@updown/accounts';
 import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 

@@ -1,7 +1,2 @@
 export { fakeConsoleDir, memoryLogger } from './test-app';
-export { createAccount } from '../auth/accounts.handler';
-export { DEFAULT_SCRYPT } from '../auth/password';
-export { insertRefreshToken } from '../auth/sessions.repository';
-export { hashRefreshToken, newRefreshToken } from '../auth/tokens';
-export { setPasswordHash, setRole } from '../auth/users.repository';
-export { jpegBytes, multipartUpload, ownDocumentForm, pdfBytes, pngBytes } from './identity-documents';
+export { openAccount } from '../auth/open-account.handler';

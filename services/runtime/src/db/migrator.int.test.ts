@@ -87,7 +87,7 @@ describe('migrateToLatest with package sets', () => {
     const sets = every(
       set('order', '0030_o'),
       set('wallet', '0002_w', '0030a_w'),
-      set('gateway', '0020_g'),
+      set('accounts', '0020_g'),
       set('runtime', '0001_r'),
     );
     const order = ['0001_r', '0020_g', '0002_w', '0030a_w', '0030_o'];
@@ -109,7 +109,7 @@ describe('migrateToLatest with package sets', () => {
 
   it('refuses a history naming a migration no package has, unless only some packages are given', async () => {
     const db = await emptyDatabase();
-    await migrateToLatest(db, every(set('runtime', '0001_r'), set('gateway', '0020_g')));
+    await migrateToLatest(db, every(set('runtime', '0001_r'), set('accounts', '0020_g')));
     await expect(migrateToLatest(db, every(set('runtime', '0001_r')))).rejects.toThrow(/0020_g is missing/);
     expect(await migrateToLatest(db, [set('runtime', '0001_r'), set('wallet', '0002_w')])).toEqual([
       '0002_w',

@@ -2,12 +2,13 @@ import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } f
 import { migrations as runtimeOwn } from './migrations/index';
 
 /**
- * Every package that owns tables, in the order their migrations run. The gateway comes right after
- * the runtime because `users`, which other owners' tables reference, is its table.
+ * Every package that owns tables, in the order their migrations run: the floors of the house,
+ * bottom up, so a foreign key always points at a table already there. Accounts come right after the
+ * runtime because `users`, which the wallet's and order's tables reference, is theirs.
  */
 export const MIGRATION_OWNERS = [
   'runtime',
-  'gateway',
+  'accounts',
   'price-ingest',
   'wallet',
   'order',

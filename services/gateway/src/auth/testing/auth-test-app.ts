@@ -15,7 +15,7 @@ import type { GatewayInstance } from '../../http/instance';
 import { memoryLogger } from '../../testing/test-app';
 import { GOOGLE_JWKS_DEFAULT } from '../auth.config';
 import { createAuthPlugin, type AuthPluginConfig } from '../auth.plugin';
-import { setRole } from '../users.repository';
+import { setRole } from '@updown/accounts';
 
 export const TEST_JWT_SECRET = randomBytes(48).toString('base64url');
 

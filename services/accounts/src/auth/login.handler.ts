@@ -1,7 +1,7 @@
 import { normaliseEmail } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { InvalidCredentials } from './auth.errors';
-import { clientSeen, type ClientInfo } from './client-info';
+import { clientSeen, type ClientInfo } from './client';
 import { isFailureBurst } from './security.domain';
 import { insertSecurityEvent } from './security.repository';
 import { rememberSignIn, withSignInThrottle } from './sign-in-throttle';
@@ -20,7 +20,7 @@ import { findUserByEmail, setPasswordHash, type UserRow } from './users.reposito
  * right code, so a sent code fails there, with the same answer as a wrong password.
  */
 export async function passwordLogin(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   input: { email: string; password: string; totp_code?: string | undefined },
   client: ClientInfo,
 ): Promise<SignInResult> {
@@ -72,7 +72,7 @@ export async function passwordLogin(
 }
 
 /** Re-hashes with the current parameters after they were raised; the password is at hand only now. */
-async function upgradeHash(ctx: AuthContext, user: UserRow, password: string): Promise<void> {
+async function upgradeHash(ctx: AccountsContext, user: UserRow, password: string): Promise<void> {
   if (!ctx.hasher.needsRehash(user.password_hash)) return;
   await setPasswordHash(ctx.db, user.id, await ctx.hasher.hash(password), new Date(ctx.clock.nowMs()));
 }

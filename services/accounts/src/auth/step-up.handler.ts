@@ -1,7 +1,7 @@
 import type { AuthUser } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { StepUpRequired, TwoFactorCodeRequired, Unauthenticated, WrongPassword } from './auth.errors';
-import { bindingOf, type ClientInfo } from './client-info';
+import { bindingOf, type ClientInfo } from './client';
 import { isStepUpFresh, sameClient, STEP_UP_TTL_MS } from './security.domain';
 import { recordStepUp, sessionStepUp } from './security.repository';
 import { withSignInThrottle } from './sign-in-throttle';
@@ -21,7 +21,7 @@ function sessionOf(caller: AuthUser): string {
 }
 
 /** The caller's account as stored; a token of an account that no longer exists is refused. */
-export async function loadAccount(ctx: AuthContext, userId: string): Promise<UserRow> {
+export async function loadAccount(ctx: AccountsContext, userId: string): Promise<UserRow> {
   const user = await findUserById(ctx.db, userId);
   if (!user) throw new Unauthenticated('Account no longer exists');
   return user;
@@ -34,7 +34,7 @@ export async function loadAccount(ctx: AuthContext, userId: string): Promise<Use
  * step-up stops covering actions.
  */
 export async function stepUp(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   user: UserRow,
   proof: StepUpProof,
@@ -73,7 +73,7 @@ export async function stepUp(
  * minutes, else 403 `STEP_UP_REQUIRED` and nothing changes.
  */
 export async function requireStepUp(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   user: UserRow,
   proof: StepUpProof | undefined,
@@ -91,7 +91,7 @@ export async function requireStepUp(
  * this client. A refresh is not a step-up, so whoever renewed a stolen refresh token never has one.
  */
 export async function requireFreshStepUp(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   client: ClientInfo,
 ): Promise<void> {

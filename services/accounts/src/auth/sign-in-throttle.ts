@@ -1,6 +1,6 @@
 import type { DomainError } from '@updown/runtime';
 import { retryAfterText } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { ExtraVerificationRequired, SignInBusy, SignInThrottled } from './auth.errors';
 import { addressKey, decideAttempt, retryAfterSec, type ThrottleDecision } from './sign-in-throttle.domain';
 import {
@@ -55,7 +55,7 @@ const KNOWN_ADDRESS_TTL_MS = 90 * 24 * 3600 * 1000;
  * fails, and cleared with that account's other failures on this address if it succeeds.
  */
 export async function withSignInThrottle<T>(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   attempt: SignInAttempt,
   check: () => Promise<AttemptResult<T>>,
   onFailure?: (pairFailures: number) => Promise<void>,
@@ -94,7 +94,7 @@ export async function withSignInThrottle<T>(
  * the account had on this address before it.
  */
 async function admit(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   key: ThrottleKey,
   accountRule: SignInAttempt['accountCeiling'],
   now: number,
@@ -143,7 +143,11 @@ function refusal(decision: Exclude<ThrottleDecision, { action: 'check' }>, now: 
  * Remembers that `userId` completed a sign-in (a session started) from this client address, which
  * the per-account ceiling then spares. Called once the last factor was checked.
  */
-export async function rememberSignIn(ctx: AuthContext, userId: string, clientAddress: string): Promise<void> {
+export async function rememberSignIn(
+  ctx: AccountsContext,
+  userId: string,
+  clientAddress: string,
+): Promise<void> {
   const now = ctx.clock.nowMs();
   await rememberAddress(
     ctx.db,

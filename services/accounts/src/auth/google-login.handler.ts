@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { GoogleLoginRequest, LoginResponse } from '@updown/schemas/api';
 import { googleIdentity, type GoogleIdentity } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { EmailTaken, GoogleEmailHasPassword, GoogleNotConfigured, InvalidGoogleToken } from './auth.errors';
-import { createAccount } from './accounts.handler';
-import type { ClientInfo } from './client-info';
+import type { ClientInfo } from './client';
 import { signIn } from './sessions.handler';
 import { findUserByEmail, findUserByGoogleSub, type UserRow } from './users.repository';
 
@@ -14,7 +13,7 @@ import { findUserByEmail, findUserByGoogleSub, type UserRow } from './users.repo
  * the shape of a password login and respects two-factor.
  */
 export async function googleLogin(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   body: GoogleLoginRequest,
   client: ClientInfo,
 ): Promise<LoginResponse> {
@@ -26,14 +25,14 @@ export async function googleLogin(
   return signIn(ctx, user, client);
 }
 
-async function findOrCreate(ctx: AuthContext, identity: GoogleIdentity): Promise<UserRow> {
+async function findOrCreate(ctx: AccountsContext, identity: GoogleIdentity): Promise<UserRow> {
   const linked = await findUserByGoogleSub(ctx.db, identity.sub);
   if (linked) return linked;
   const byEmail = await findUserByEmail(ctx.db, identity.email);
   if (byEmail) refuseExisting(byEmail);
   const passwordHash = await ctx.hasher.hash(randomBytes(32).toString('base64url'));
   try {
-    return await createAccount(ctx.db, {
+    return await ctx.openAccount({
       id: randomUUID(),
       email: identity.email,
       name: identity.name,

@@ -9,12 +9,12 @@ import {
   type AuthUser,
   type RefreshTokenState,
 } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { CsrfRejected, InvalidRefreshToken } from './auth.errors';
-import { bindingOf, clientSeen, type ClientInfo } from './client-info';
+import { bindingOf, clientSeen, type ClientInfo } from './client';
 import { sameClient, type SecurityEventKind } from './security.domain';
 import { insertSecurityEvent, insertSession, pruneSessions, touchSession } from './security.repository';
-import { csrfMatches } from './session-cookies';
+import { csrfMatches } from './csrf';
 import {
   findFamilyOfToken,
   insertRefreshToken,
@@ -40,7 +40,7 @@ export interface SessionTokens extends TokenPairResponse {
 /** A sign-in's answer; `session_id` is there when a session started (not when a code is awaited). */
 export type SignInResult = LoginResponse & { readonly session_id?: string };
 
-function accessToken(ctx: AuthContext, user: AuthUser, sessionId: string, now: number): string {
+function accessToken(ctx: AccountsContext, user: AuthUser, sessionId: string, now: number): string {
   return ctx.signer.sign(accessClaims(user, sessionId, now, ctx.policy.accessTokenTtlSec));
 }
 
@@ -51,7 +51,7 @@ function accessToken(ctx: AuthContext, user: AuthUser, sessionId: string, now: n
  * session starts stepped up, for this client, for the step-up's five minutes.
  */
 export async function startSession(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   user: AuthUser,
   client: ClientInfo,
 ): Promise<SessionTokens> {
@@ -94,7 +94,7 @@ export async function startSession(
  * `/api/2fa/verify` accepts, and an empty refresh token: a session (and its refresh token) starts
  * only once the code is checked, so a stolen password alone never yields a refreshable session.
  */
-export async function signIn(ctx: AuthContext, user: UserRow, client: ClientInfo): Promise<SignInResult> {
+export async function signIn(ctx: AccountsContext, user: UserRow, client: ClientInfo): Promise<SignInResult> {
   if (user.twofa_enabled) {
     const token = ctx.signer.sign(twoFactorClaims(user.id, ctx.clock.nowMs()));
     return { access_token: token, refresh_token: '', requires_2fa: true };
@@ -129,7 +129,7 @@ export interface PresentedRefreshToken {
  * reuse alarm: it proves nothing about who sent it.
  */
 export async function refreshSession(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   presented: PresentedRefreshToken,
   client: ClientInfo,
 ): Promise<SessionTokens> {
@@ -138,11 +138,7 @@ export async function refreshSession(
   const seen = clientSeen(client);
   const outcome = await ctx.db.transaction().execute(async (trx): Promise<RefreshOutcome> => {
     const row = await lockRefreshToken(trx, hashRefreshToken(presented.token));
-    if (
-      row &&
-      presented.fromCookie &&
-      !csrfMatches(ctx.cookiePolicy.csrfKey, row.family_id, presented.csrf)
-    ) {
+    if (row && presented.fromCookie && !csrfMatches(ctx.csrfKey, row.family_id, presented.csrf)) {
       return { ok: false, csrf: true };
     }
     const successor = row?.rotated_at && !row.revoked_at ? await lockUnusedSuccessor(trx, row) : undefined;
@@ -208,7 +204,7 @@ export async function refreshSession(
 }
 
 function reportReuse(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   reused: { userId: string; familyId: string; endedSessions: string[]; byOtherClient: boolean },
   now: number,
 ): void {
@@ -232,13 +228,13 @@ function reportReuse(
  * tokens are ignored; a cookie without its CSRF token is refused and ends nothing.
  */
 export async function endSession(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   presented: PresentedRefreshToken,
   client: ClientInfo,
 ): Promise<void> {
   const token = await findFamilyOfToken(ctx.db, hashRefreshToken(presented.token));
   if (!token) return;
-  if (presented.fromCookie && !csrfMatches(ctx.cookiePolicy.csrfKey, token.family_id, presented.csrf)) {
+  if (presented.fromCookie && !csrfMatches(ctx.csrfKey, token.family_id, presented.csrf)) {
     throw new CsrfRejected();
   }
   await endOneSession(ctx, { userId: token.user_id, sessionId: token.family_id }, client);
@@ -249,7 +245,7 @@ export async function endSession(
  * nothing changes and the answer is false (a 404 at the edge, whether it is someone else's or gone).
  */
 export async function endOwnSession(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   sessionId: string,
   client: ClientInfo,
@@ -258,7 +254,7 @@ export async function endOwnSession(
 }
 
 async function endOneSession(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   session: { userId: string; sessionId: string },
   client: ClientInfo,
 ): Promise<boolean> {
@@ -281,7 +277,7 @@ async function endOneSession(
 
 /** "Log out everywhere": every session of the user ends, the caller's included. */
 export async function endAllSessions(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   client: ClientInfo,
 ): Promise<number> {

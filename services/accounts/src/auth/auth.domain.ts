@@ -32,9 +32,6 @@ export interface AuthUser {
 // them); these checks apply the same constants where no HTTP request is involved.
 export { EMAIL_LENGTH_MAX, NAME_LENGTH_MAX, PASSWORD_LENGTH_MAX, PASSWORD_LENGTH_MIN };
 
-/** New users receive 10,000.00 on their demo account (DESIGN §2), in cents. */
-export const DEMO_GRANT_CENTS = 1_000_000;
-
 /** How long the token returned by a login that still needs a second factor lives. */
 export const TWO_FACTOR_TOKEN_TTL_SEC = 5 * 60;
 export const TOTP_PERIOD_SEC = 30;

@@ -8,9 +8,9 @@ import * as sessionEndings from './0025_session_endings';
 import * as sessionsAndSecurityActivity from './0026_sessions_and_security_activity';
 import * as adminAudit from './0040a_admin_audit';
 
-/** The gateway's tables: accounts, sessions, sign-in failures and known addresses, identity verification and the admin audit trail. */
-export const gatewayMigrations: MigrationSet = {
-  owner: 'gateway',
+/** The accounts' tables: users, sessions, sign-in failures and known addresses, identity verification and the admin audit trail. */
+export const accountsMigrations: MigrationSet = {
+  owner: 'accounts',
   migrations: {
     '0020_users': users,
     '0021_refresh_tokens': refreshTokens,

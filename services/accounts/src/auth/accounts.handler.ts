@@ -1,42 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '@updown/runtime';
-import { openUserAccounts, transfer } from '@updown/wallet';
 import {
   checkPassword,
-  DEMO_GRANT_CENTS,
   normaliseEmail,
   normaliseName,
   validateEmail,
   validateName,
   type Role,
 } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { EmailTaken, InvalidAccountDetails } from './auth.errors';
-import { findUserByEmail, insertUser, type NewUser, type UserRow } from './users.repository';
-
-/**
- * Creates a user with everything an account starts with, in one transaction: the row, the ledger
- * accounts, and the demo grant of 10,000.00 as a ledger entry from the demo issuance account (a
- * balance is a projection of the ledger, never a column default).
- */
-export async function createAccount(db: Kysely<Database>, user: NewUser): Promise<UserRow> {
-  return db.transaction().execute(async (trx) => {
-    const row = await insertUser(trx, user);
-    await openUserAccounts(trx, row.id);
-    await transfer(trx, {
-      kind: 'demo_grant',
-      idempotencyKey: `demo_grant:${row.id}`,
-      postings: [
-        { account: { system: 'demo_issuance' }, amountCents: -DEMO_GRANT_CENTS },
-        { account: { owner: row.id, type: 'demo' }, amountCents: DEMO_GRANT_CENTS },
-      ],
-      ref: { userId: row.id },
-      occurredAt: user.createdAt,
-    });
-    return row;
-  });
-}
+import { findUserByEmail, type UserRow } from './users.repository';
 
 export interface AccountDetails {
   readonly email: string;
@@ -55,7 +28,7 @@ export function checkAccountDetails(input: AccountDetails): { email: string; nam
 }
 
 export async function registerUser(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   input: AccountDetails,
   role: Role = 'user',
 ): Promise<UserRow> {
@@ -64,7 +37,7 @@ export async function registerUser(
   // new and saves a hash; the unique index still decides when two registrations race.
   if (await findUserByEmail(ctx.db, email)) throw new EmailTaken();
   const passwordHash = await ctx.hasher.hash(input.password);
-  return createAccount(ctx.db, {
+  return ctx.openAccount({
     id: randomUUID(),
     email,
     name,

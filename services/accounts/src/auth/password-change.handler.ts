@@ -1,8 +1,8 @@
 import type { AuthUser } from './auth.domain';
 import { checkPassword } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { InvalidAccountDetails } from './auth.errors';
-import type { ClientInfo } from './client-info';
+import type { ClientInfo } from './client';
 import { recordSecurityEvent } from './sessions.handler';
 import { revokeUserSessions } from './sessions.repository';
 import { loadAccount, stepUp } from './step-up.handler';
@@ -17,7 +17,7 @@ import { setPasswordHash } from './users.repository';
  * next request. Returns how many sessions ended.
  */
 export async function changePassword(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   input: { current_password: string; new_password: string; totp_code?: string | undefined },
   client: ClientInfo,

@@ -2,9 +2,9 @@ import { generateSecret, generateURI } from 'otplib';
 import QRCode from 'qrcode';
 import type { TwoFactorSetupResponse } from '@updown/schemas/api';
 import type { AuthUser } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { TwoFactorState, Unauthenticated } from './auth.errors';
-import type { ClientInfo } from './client-info';
+import type { ClientInfo } from './client';
 import { rememberSignIn } from './sign-in-throttle';
 import { recordSecurityEvent, startSession, type SessionTokens } from './sessions.handler';
 import { loadAccount, requireFreshStepUp, requireStepUp, stepUp, type StepUpProof } from './step-up.handler';
@@ -19,7 +19,7 @@ export const TOTP_ISSUER = 'Updown';
  * step-up: a session alone (a stolen refresh token) must not be able to bind its own authenticator.
  */
 export async function setupTwoFactor(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   proof: StepUpProof | undefined,
   client: ClientInfo,
@@ -39,7 +39,7 @@ export async function setupTwoFactor(
  * step-up like the setup (the one the setup made covers it for five minutes).
  */
 export async function enableTwoFactorWithCode(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   code: string,
   proof: StepUpProof | undefined,
@@ -66,7 +66,7 @@ export async function enableTwoFactorWithCode(
  * address becomes one the account signed in from.
  */
 export async function verifyTwoFactorLogin(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   userId: string,
   code: string,
   client: ClientInfo,
@@ -88,7 +88,7 @@ export async function verifyTwoFactorLogin(
  * new one.
  */
 export async function disableTwoFactorWithCode(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   caller: AuthUser,
   input: { code: string; password: string | undefined },
   client: ClientInfo,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindingOf, clientSeen, deviceName } from './client-info';
+import { bindingOf, clientSeen, deviceName } from './client';
 
 describe('device names', () => {
   it('names a browser and its system', () => {

@@ -1,6 +1,6 @@
 import { verify } from 'otplib';
 import { isFreshTotpStep, isTotpCodeShape, TOTP_PERIOD_SEC } from './auth.domain';
-import type { AuthContext } from './auth.context';
+import type { AccountsContext } from './accounts.context';
 import { InvalidTwoFactorCode, TwoFactorCodeUsed } from './auth.errors';
 import { withSignInThrottle, type AttemptResult } from './sign-in-throttle';
 import { claimTotpStep, type UserRow } from './users.repository';
@@ -29,7 +29,7 @@ export async function matchTotp(secret: string, code: string, nowMs: number): Pr
  * requests at the same instant.
  */
 export async function spendCode(
-  ctx: AuthContext,
+  ctx: AccountsContext,
   user: UserRow,
   secret: string,
   code: string,
@@ -57,7 +57,7 @@ export async function spendCode(
  * spent like the second step's; the caller's throttle counts a failure. An account without
  * two-factor has no right code, so the answer cannot tell it from a wrong one.
  */
-export async function spendSignInCode(ctx: AuthContext, user: UserRow, code: string): Promise<boolean> {
+export async function spendSignInCode(ctx: AccountsContext, user: UserRow, code: string): Promise<boolean> {
   if (!user.twofa_enabled || user.twofa_secret === null) return false;
   const step = await matchTotp(user.twofa_secret, code, ctx.clock.nowMs());
   if (step === undefined || !isFreshTotpStep(user.twofa_last_step, step)) return false;

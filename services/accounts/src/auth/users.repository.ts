@@ -20,8 +20,12 @@ export interface NewUser {
   readonly createdAt: Date;
 }
 
-/** Inserts a user; a taken email (the unique index decides, even under a race) is `EmailTaken`. */
-export async function insertUser(trx: Transaction<Database>, user: NewUser): Promise<UserRow> {
+/**
+ * Creates a user: the row that is an account to this package. A taken email (the unique index
+ * decides, even under a race) is `EmailTaken`. What else an account starts with (its wallet) the
+ * caller adds in the same transaction: see `OpenAccount`.
+ */
+export async function createUser(trx: Transaction<Database>, user: NewUser): Promise<UserRow> {
   try {
     return await trx
       .insertInto('users')
