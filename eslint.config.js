@@ -5,6 +5,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import { loadOwnership, ownershipProblems } from './scripts/architecture/table-ownership.js';
 
 const ROOT = import.meta.dirname;
 
@@ -23,7 +24,8 @@ const PACKAGES = {
   order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'runtime', 'schemas'] },
   settlement: {
     dir: 'services/settlement',
-    imports: ['order', 'wallet', 'price-ingest', 'runtime', 'schemas'],
+    // accounts for its test harness's users only: settlement's own code reads no account.
+    imports: ['order', 'wallet', 'price-ingest', 'accounts', 'runtime', 'schemas'],
   },
   gateway: {
     dir: 'services/gateway',
@@ -95,7 +97,7 @@ const DOMAIN_IMPORT_PATHS = [
     name: '@updown/runtime',
     message: 'The runtime barrel loads pg, kafkajs and pino: import DomainError from @updown/runtime/errors.',
   },
-  ...['wallet', 'order', 'settlement', 'gateway', 'price-ingest', 'platform'].map((name) => ({
+  ...['accounts', 'wallet', 'order', 'settlement', 'gateway', 'price-ingest', 'platform'].map((name) => ({
     name: `@updown/${name}`,
     message: `The @updown/${name} barrel does I/O: a domain module may import only @updown/${name}/domain.`,
   })),
@@ -188,6 +190,26 @@ const workspaceDependencyBlocks = Object.values(PACKAGES).flatMap(({ dir }) => [
     },
   },
 ]);
+
+// ---------------------------------------------------------------------------------------------
+// One owner per table: the package whose migrations create it (scripts/architecture/
+// table-owners.json, which the platform's migrations test keeps true to what the migrations do).
+// Product code elsewhere never names it, except a foreign key pointing down a floor in a migration
+// and a read model (`*.read-model.ts`, read-only) reading the tables its package.json declares.
+// ---------------------------------------------------------------------------------------------
+const ownership = loadOwnership(ROOT);
+const tableOwnerRule = {
+  meta: { type: 'problem', schema: [], docs: { description: 'A table is named only by its owner.' } },
+  create(context) {
+    const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
+    return {
+      Program() {
+        for (const problem of ownershipProblems(ownership, file, context.sourceCode.text))
+          context.report({ loc: { line: problem.line, column: 0 }, message: problem.message });
+      },
+    };
+  },
+};
 
 export default tseslint.config(
   {
@@ -282,6 +304,12 @@ export default tseslint.config(
     files: ['services/*/src/**/*.routes.ts'],
     ignores: TEST_FILES,
     rules: { 'no-restricted-syntax': ['error', CLOCK_RESTRICTION, ...ROUTE_TRANSACTION_RESTRICTIONS] },
+  },
+  {
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { updown: { rules: { 'table-owner': tableOwnerRule } } },
+    rules: { 'updown/table-owner': 'error' },
   },
   {
     // One order in names with a unit: the unit, then the qualifier (`retryDelayMsMax`,

@@ -1,4 +1,4 @@
-// lint-as: services/gateway/src/admin/lint-fixture.handler.ts
+// lint-as: services/price-ingest/src/pairs/lint-fixture.handler.ts
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '@updown/runtime';
 

@@ -3,8 +3,9 @@ import type { NullableTimestamp, Timestamp } from '@updown/runtime';
 import type { SecurityEventKind } from '../auth/security.domain';
 
 /**
- * The gateway's tables: accounts, refresh tokens, failed sign-ins, the addresses accounts signed in
- * from, and the admin audit trail. Their migrations in `./migrations` are the source of truth;
+ * The accounts' tables: users, refresh tokens and sessions, security activity, failed sign-ins,
+ * the addresses accounts signed in from, identity documents and submissions, and the admin audit
+ * trail. Their migrations in `./migrations` are the source of truth;
  * these interfaces mirror them for kysely and add them to the runtime's `Database` (declaration
  * merging), so every package's queries see them.
  */

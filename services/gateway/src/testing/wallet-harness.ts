@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { sql } from 'kysely';
+import { setRole } from '@updown/accounts/testing';
 import { ManualClock } from '@updown/runtime';
 import type { TestDatabase } from '@updown/runtime/testing';
 import { createAdminPlugin } from '../admin/admin.routes';
@@ -12,7 +12,7 @@ import {
   type AuthTestApp,
 } from '../auth/testing/auth-test-app';
 import { createLeaderboardPlugin } from '../leaderboard/leaderboard.routes';
-import type { PaymentProvider } from '@updown/wallet';
+import { verifyLedger, type PaymentProvider } from '@updown/wallet';
 import { clearForWithdrawals } from '@updown/wallet/testing';
 import { createWalletPlugin } from '../wallet/wallet.routes';
 
@@ -51,7 +51,7 @@ export async function walletHarness(
     if (name) account.name = name;
     const { id } = await register(t.app, account);
     // Promoted before login so the token's role claim says admin too.
-    if (role === 'admin') await db.updateTable('users').set({ role }).where('id', '=', id).execute();
+    if (role === 'admin') await setRole(db, id, role, new Date(clock.nowMs()));
     const { access_token } = await login(t.app, account.email, account.password);
     // Withdrawals need a verified identity; the flow itself is identity.int.test.ts's subject.
     await clearForWithdrawals(db, id);
@@ -63,8 +63,7 @@ export async function walletHarness(
     user: (name?: string) => user(name),
     admin: () => user(undefined, 'admin'),
     async postings() {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ledger_postings`.execute(db);
-      return rows[0]!.n;
+      return (await verifyLedger(db)).postings;
     },
     call(method, url, token, payload) {
       return t.app.inject({

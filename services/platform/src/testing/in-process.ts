@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import { latestTickAtMs } from '@updown/price-ingest';
+import { awaitsReferenceTick } from '@updown/price-ingest/testing';
 import { createLogger, systemClock, type Clock, type Logger, type OffsetClock } from '@updown/runtime';
 import { createTestDatabase } from '@updown/runtime/testing';
 import { loadPlatformConfig } from '../config';
@@ -102,13 +102,7 @@ async function waitForStoredReferenceTick(
   const db = platform.database.db;
   const deadline = Date.now() + TICK_WAIT_MS_MAX;
   for (;;) {
-    // Test helpers may read any table; this one reads price-ingest's.
-    const { rows } = await sql<{ reference: string | null; latest: string | null }>`
-      select p.reference_provider as reference,
-             (select max(r.at_ms) from market_reference_ticks r where r.pair = p.symbol) as latest
-      from market_pairs p where p.symbol = ${pair}`.execute(db);
-    const row = rows[0];
-    if (!row || row.reference === null || (row.latest !== null && Number(row.latest) >= atMs)) return;
+    if (!(await awaitsReferenceTick(db, pair, atMs))) return;
     if (Date.now() > deadline) {
       throw new Error(`no ${pair} reference tick at or after ${new Date(atMs).toISOString()} was stored`);
     }

@@ -1,4 +1,4 @@
-export { storeTicks } from './ticks';
+export { awaitsReferenceTick, storeTicks } from './ticks';
 export {
   recordTickerMessages,
   startFakeExchange,

@@ -37,3 +37,20 @@ export async function storeTicks(
   };
   return db.isTransaction ? write(db as Transaction<Database>) : db.transaction().execute(write);
 }
+
+/**
+ * Whether a pair waits on its reference feed for `atMs`: it has a reference provider and no stored
+ * reference tick stamped at or after `atMs` yet. False for an unknown pair or one without a reference.
+ */
+export async function awaitsReferenceTick(
+  db: Kysely<Database>,
+  pair: string,
+  atMs: number,
+): Promise<boolean> {
+  const { rows } = await sql<{ reference: string | null; latest: string | null }>`
+    select p.reference_provider as reference,
+           (select max(r.at_ms) from market_reference_ticks r where r.pair = p.symbol) as latest
+    from market_pairs p where p.symbol = ${pair}`.execute(db);
+  const row = rows[0];
+  return row !== undefined && row.reference !== null && (row.latest === null || Number(row.latest) < atMs);
+}

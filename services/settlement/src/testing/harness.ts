@@ -10,6 +10,7 @@ import {
   ORDER_PRODUCER,
   type PlaceTradeRequest,
 } from '@updown/order';
+import { insertTestUser } from '@updown/accounts/testing';
 import { countPendingTrades, insertPendingTrades } from '@updown/order/testing';
 import { storeTicks } from '@updown/price-ingest/testing';
 import { ManualClock, MemoryBus, OutboxRelay, Registry, type Database } from '@updown/runtime';
@@ -121,10 +122,7 @@ export async function createHarness(): Promise<Harness> {
     publishTick,
     async newUser(funds = {}) {
       const id = randomUUID();
-      await database.db
-        .insertInto('users')
-        .values({ id, email: `${id}@example.test`, name: 'Trader', password_hash: 'x' })
-        .execute();
+      await insertTestUser(database.db, id);
       await openUserAccounts(database.db, id);
       await fundUser(database.db, id, {
         demoCents: funds.demo,
