@@ -19,7 +19,8 @@ const PACKAGES = {
   runtime: { dir: 'services/runtime', imports: ['schemas'] },
   // Users, sessions, identity and the admin audit: the floor below the money, which it never calls.
   accounts: { dir: 'services/accounts', imports: ['runtime', 'schemas'] },
-  wallet: { dir: 'services/wallet', imports: ['runtime', 'schemas'] },
+  // The wallet writes the admin audit of payment decisions in their own transactions.
+  wallet: { dir: 'services/wallet', imports: ['accounts', 'runtime', 'schemas'] },
   'price-ingest': { dir: 'services/price-ingest', imports: ['runtime', 'schemas'] },
   order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'runtime', 'schemas'] },
   settlement: {

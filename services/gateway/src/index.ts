@@ -41,6 +41,5 @@ export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './i
 export { identityConfigSpec, pdfInspectionLimits, type IdentityConfig } from './identity/identity.config';
 export { disputeLimits, disputesConfigSpec, type DisputesConfig } from './receipts/disputes.config';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';
-export { recoverPayments, startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
 export { createAdminPlugin, type AdminPluginDeps } from './admin/admin.routes';
 export { createLeaderboardPlugin, type LeaderboardPluginDeps } from './leaderboard/leaderboard.routes';

@@ -12,8 +12,12 @@ import {
   type Repeating,
 } from '@updown/runtime';
 import { createHttpOrderPort, serviceToken } from '@updown/order';
-import { startBonusExpiry, type BonusExpiryJob } from '@updown/wallet';
-import { startPaymentRecovery, type PaymentRecoveryJob } from './admin/payment-recovery';
+import {
+  startBonusExpiry,
+  startPaymentRecovery,
+  type BonusExpiryJob,
+  type PaymentRecoveryJob,
+} from '@updown/wallet';
 import { ensureAdminFromEnv } from './auth/index';
 import { startIdentityRetention } from '@updown/accounts';
 import { everyMigration } from './db/every-migration';

@@ -25,12 +25,11 @@ import {
   gatewayPlugins,
   marketPluginOptions,
   pdfInspectionLimits,
-  startPaymentRecovery,
   startGateway,
   type RunningGateway,
 } from '@updown/gateway';
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
-import { startBonusExpiry } from '@updown/wallet';
+import { startBonusExpiry, startPaymentRecovery } from '@updown/wallet';
 import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER, startToxicityScoring } from '@updown/order';
 import {
   SETTLEMENT_PRODUCER,

@@ -33,6 +33,13 @@ export {
 } from './locks/lock-protocol';
 export { lockUserWallet } from './commands/user-wallet';
 export { DEMO_GRANT_CENTS, openWallet } from './opening/open-wallet';
+export { auditDecision } from './payments/decision-audit';
+export {
+  PAYMENT_RECOVERY_INTERVAL_MS,
+  recoverPayments,
+  startPaymentRecovery,
+  type PaymentRecoveryJob,
+} from './payments/payment-recovery';
 export * from './stakes/stake.domain';
 export { BonusStakeCapExceeded } from './stakes/stake.errors';
 export {

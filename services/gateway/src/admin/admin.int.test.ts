@@ -4,7 +4,7 @@ import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { getUserBalances, mockPaymentProvider, verifyLedger } from '@updown/wallet';
 import { walletHarness, type WalletHarness } from '../testing/wallet-harness';
 import { createLogger } from '@updown/runtime';
-import { recoverPayments, startPaymentRecovery } from './payment-recovery';
+import { recoverPayments, startPaymentRecovery } from '@updown/wallet';
 
 let database: TestDatabase;
 let h: WalletHarness;

@@ -22,6 +22,7 @@ import {
   UpdateSettingsBody,
 } from '@updown/schemas/api';
 import {
+  auditDecision,
   decideRequest,
   listRequests,
   mockPaymentProvider,
@@ -33,7 +34,6 @@ import {
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
 import { identityStatuses } from '@updown/accounts';
-import { auditDecision } from './decision-audit';
 import { changePairActive, changePairFeed, createPair, removePair } from './pairs.handler';
 import { changeSettings } from './settings.handler';
 import { adminVerificationRoutes } from './verifications.routes';

@@ -1,11 +1,7 @@
 import { repeatEvery, type Logger } from '@updown/runtime';
-import {
-  mockPaymentProvider,
-  recoverPaymentIntents,
-  type RecoveryDeps,
-  type RecoveryRun,
-} from '@updown/wallet';
 import { auditDecision } from './decision-audit';
+import { mockPaymentProvider } from './payment-provider';
+import { recoverPaymentIntents, type RecoveryDeps, type RecoveryRun } from './payment-intents';
 
 /**
  * Recovery of payments interrupted between their intent and their result (a crash while the

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import { writeAudit } from '@updown/accounts';
 import type { Database } from '@updown/runtime';
-import type { DecidedRequest } from '@updown/wallet';
+import type { DecidedRequest } from './payment-intents';
 
 /**
  * The audit record of a deposit or withdrawal decision: the wallet calls this inside the decision's
