@@ -5,6 +5,15 @@ export { accountsMigrations } from './db/migrations/index';
 // Users, sessions and refresh families, two-factor, the sign-in throttle and security activity.
 export type { AccountsContext, AuthPolicy, OpenAccount, TokenSigner } from './auth/accounts.context';
 export { checkAccountDetails, registerUser, type AccountDetails } from './auth/accounts.handler';
+export {
+  ADMIN_DEFAULT_NAME,
+  createOrPromoteAdmin,
+  ensureAdminFromEnv,
+  type AdminCommand,
+  type AdminCommandResult,
+  type AdminTools,
+  type EnsureAdminResult,
+} from './auth/admin-bootstrap';
 export * from './auth/auth.domain';
 export * from './auth/auth.errors';
 export { bindingOf, clientSeen, deviceName, type ClientInfo } from './auth/client';

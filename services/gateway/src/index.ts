@@ -20,13 +20,11 @@ export { startGateway, type GatewayServerDeps, type RunningGateway } from './ser
 export {
   AUTH_PLUGIN_NAME,
   createAuthPlugin,
-  createOrPromoteAdmin,
-  ensureAdminFromEnv,
+  accountOpener,
   optionalUser,
   type AuthHook,
   type AuthPluginConfig,
   type AuthPluginDeps,
-  type EnsureAdminResult,
 } from './auth/index';
 export { createMarketPlugin, type MarketPluginDeps, type MarketTickSubscriber } from './market/market.plugin';
 export {

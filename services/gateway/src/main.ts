@@ -18,8 +18,8 @@ import {
   type BonusExpiryJob,
   type PaymentRecoveryJob,
 } from '@updown/wallet';
-import { ensureAdminFromEnv } from './auth/index';
-import { startIdentityRetention } from '@updown/accounts';
+import { accountOpener } from './auth/index';
+import { ensureAdminFromEnv, startIdentityRetention } from '@updown/accounts';
 import { everyMigration } from './db/every-migration';
 import { gatewayPlugins } from './features';
 import { marketPluginOptions } from './market/market.config';
@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     closeDatabase = () => database.shutdown();
     const applied = await migrateToLatest(database.db, everyMigration);
     logger.info({ database: database.description, applied }, 'database ready');
-    await ensureAdminFromEnv(database.db, config, logger);
+    await ensureAdminFromEnv(database.db, config, logger, { openAccount: accountOpener(database.db) });
     const bus = await createBus(config, { logger, registry, clock });
     closeBus = () => bus.close();
     if (config.BUS === 'memory') {

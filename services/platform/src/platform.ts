@@ -18,10 +18,10 @@ import {
   type Registry,
   type ResolvedDatabase,
 } from '@updown/runtime';
-import { startIdentityRetention } from '@updown/accounts';
+import { ensureAdminFromEnv, startIdentityRetention } from '@updown/accounts';
 import {
   disputeLimits,
-  ensureAdminFromEnv,
+  accountOpener,
   gatewayPlugins,
   marketPluginOptions,
   pdfInspectionLimits,
@@ -80,7 +80,7 @@ export async function startPlatform(
     observeDbPool(database.pool, registry);
     const applied = await migrateToLatest(database.db, allMigrations);
     logger.info({ database: database.description, applied }, 'database ready');
-    await ensureAdminFromEnv(database.db, config, logger);
+    await ensureAdminFromEnv(database.db, config, logger, { openAccount: accountOpener(database.db) });
     // One key signs the chains' checkpoints and the trades' receipts; the gateway publishes its public half.
     const signingKey = await resolveSigningKey(config, logger);
 

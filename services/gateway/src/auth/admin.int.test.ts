@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyPluginAsync } from 'fastify';
 import { buildApp } from '../app';
 import { memoryLogger } from '../testing/test-app';
-import { ensureAdminFromEnv } from './admin-bootstrap';
-import { PasswordHasher } from '@updown/accounts';
+import { ensureAdminFromEnv, PasswordHasher } from '@updown/accounts';
+import { accountOpener } from './open-account.handler';
 import {
   adminToken,
   authTestApp,
@@ -21,7 +21,7 @@ import {
 } from './testing/auth-test-app';
 
 const run = promisify(execFile);
-const CLI = fileURLToPath(new URL('./admin.cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../../platform/src/admin.cli.ts', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** An admin route of a later feature whose author "forgot" the guard. */
@@ -105,14 +105,24 @@ describe('the first admin', () => {
   it('is created once from ADMIN_EMAIL / ADMIN_PASSWORD and never overwritten', async () => {
     const { logger, lines } = memoryLogger('debug');
     const config = { ADMIN_EMAIL: ' Boss@Example.com ', ADMIN_PASSWORD: 'first-password-1' };
-    expect(await ensureAdminFromEnv(database.db, config, logger, { hasher })).toBe('created');
+    expect(
+      await ensureAdminFromEnv(database.db, config, logger, {
+        hasher,
+        openAccount: accountOpener(database.db),
+      }),
+    ).toBe('created');
     const created = await findUser('boss@example.com');
     expect(created).toMatchObject({ role: 'admin', name: 'Admin' });
     expect((await getUserBalances(database.db, created!.id)).demo).toBe(1_000_000);
 
     // A later start with another password changes nothing.
     const changed = { ...config, ADMIN_PASSWORD: 'second-password-2' };
-    expect(await ensureAdminFromEnv(database.db, changed, logger, { hasher })).toBe('already_admin');
+    expect(
+      await ensureAdminFromEnv(database.db, changed, logger, {
+        hasher,
+        openAccount: accountOpener(database.db),
+      }),
+    ).toBe('already_admin');
     const after = await findUser('boss@example.com');
     expect(after?.password_hash).toBe(created?.password_hash);
     expect(await hasher.verify('first-password-1', after!.password_hash)).toBe(true);
@@ -122,7 +132,7 @@ describe('the first admin', () => {
   it('leaves an existing non-admin account alone, with a warning', async () => {
     const { logger, lines } = memoryLogger('debug');
     const first = { ADMIN_EMAIL: 'plain@example.com', ADMIN_PASSWORD: 'plain-password-1' };
-    await ensureAdminFromEnv(database.db, first, logger, { hasher });
+    await ensureAdminFromEnv(database.db, first, logger, { hasher, openAccount: accountOpener(database.db) });
     await database.db
       .updateTable('users')
       .set({ role: 'user' })
@@ -134,9 +144,7 @@ describe('the first admin', () => {
       database.db,
       { ...first, ADMIN_PASSWORD: 'other-password' },
       logger,
-      {
-        hasher,
-      },
+      { hasher, openAccount: accountOpener(database.db) },
     );
     expect(result).toBe('exists_not_admin');
     expect(await findUser('plain@example.com')).toEqual(before);
@@ -148,7 +156,9 @@ describe('the first admin', () => {
   it('does nothing when not configured', async () => {
     const { logger } = memoryLogger('silent');
     expect(
-      await ensureAdminFromEnv(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, logger),
+      await ensureAdminFromEnv(database.db, { ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined }, logger, {
+        openAccount: accountOpener(database.db),
+      }),
     ).toBe('not_configured');
   });
 

@@ -5,11 +5,5 @@ export {
   type AuthPluginDeps,
 } from './auth.plugin';
 export { optionalUser, bearerToken, type AuthHook } from './auth.hooks';
-export {
-  ensureAdminFromEnv,
-  createOrPromoteAdmin,
-  type AdminCommand,
-  type AdminCommandResult,
-  type EnsureAdminResult,
-} from './admin-bootstrap';
+export { accountOpener, openAccount } from './open-account.handler';
 export { authConfigSpec, GOOGLE_JWKS_DEFAULT, JWT_SECRET_LENGTH_MIN } from './auth.config';

@@ -2,7 +2,8 @@ import type { InjectOptions } from 'fastify';
 import { createTestDatabase, type TestDatabase } from '@updown/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryLogger } from '../testing/test-app';
-import { ensureAdminFromEnv } from './admin-bootstrap';
+import { ensureAdminFromEnv } from '@updown/accounts';
+import { accountOpener } from './open-account.handler';
 import {
   TEST_JWT_SECRET,
   authTestApp,
@@ -120,8 +121,8 @@ describe('secrets in logs', () => {
   it('keeps the admin password out of the start-up log', async () => {
     const memory = memoryLogger('trace');
     const config = { ADMIN_EMAIL: 'root@example.com', ADMIN_PASSWORD: 'root-password-secret' };
-    await ensureAdminFromEnv(database.db, config, memory.logger);
-    await ensureAdminFromEnv(database.db, config, memory.logger);
+    await ensureAdminFromEnv(database.db, config, memory.logger, { openAccount: accountOpener(database.db) });
+    await ensureAdminFromEnv(database.db, config, memory.logger, { openAccount: accountOpener(database.db) });
     expect(JSON.stringify(memory.lines())).not.toContain('root-password-secret');
   });
 });

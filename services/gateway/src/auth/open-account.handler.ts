@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { createUser, type NewUser, type UserRow } from '@updown/accounts';
+import { createUser, type NewUser, type OpenAccount, type UserRow } from '@updown/accounts';
 import type { Database } from '@updown/runtime';
 import { openWallet } from '@updown/wallet';
 
@@ -15,4 +15,9 @@ export function openAccount(db: Kysely<Database>, user: NewUser): Promise<UserRo
     await openWallet(trx, row.id, user.createdAt);
     return row;
   });
+}
+
+/** `openAccount` on one database, as the accounts commands and the admin bootstrap take it. */
+export function accountOpener(db: Kysely<Database>): OpenAccount {
+  return (user) => openAccount(db, user);
 }

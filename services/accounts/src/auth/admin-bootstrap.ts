@@ -1,40 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { systemClock, type Clock, type Database, type Logger } from '@updown/runtime';
-import {
-  checkAccountDetails,
-  checkPassword,
-  decideAdminBootstrap,
-  EmailTaken,
-  findUserByEmail,
-  InvalidAccountDetails,
-  normaliseEmail,
-  normaliseName,
-  PasswordHasher,
-  revokeUserSessions,
-  type Role,
-  setPasswordHash,
-  setRole,
-} from '@updown/accounts';
-import { openAccount } from './open-account.handler';
+import { checkAccountDetails } from './accounts.handler';
+import { checkPassword, decideAdminBootstrap, normaliseEmail, normaliseName, type Role } from './auth.domain';
+import { EmailTaken, InvalidAccountDetails } from './auth.errors';
+import { PasswordHasher } from './password';
+import { revokeUserSessions } from './sessions.repository';
+import { findUserByEmail, setPasswordHash, setRole } from './users.repository';
+import type { OpenAccount } from './accounts.context';
 
 export const ADMIN_DEFAULT_NAME = 'Admin';
 
 export type EnsureAdminResult = 'not_configured' | 'created' | 'already_admin' | 'exists_not_admin';
 
-interface AdminTools {
+export interface AdminTools {
+  /** Opens the admin's account as sign-up opens any (accounts' `createUser`, then the wallet). */
+  readonly openAccount: OpenAccount;
   readonly clock?: Clock;
   readonly hasher?: PasswordHasher;
 }
 
 async function createAdmin(
-  db: Kysely<Database>,
   details: { email: string; name: string; password: string },
   tools: AdminTools,
 ): Promise<void> {
   const checked = checkAccountDetails(details);
   const hasher = tools.hasher ?? new PasswordHasher();
-  await openAccount(db, {
+  await tools.openAccount({
     id: randomUUID(),
     email: checked.email,
     name: checked.name,
@@ -53,7 +45,7 @@ export async function ensureAdminFromEnv(
   db: Kysely<Database>,
   config: { readonly ADMIN_EMAIL: string | undefined; readonly ADMIN_PASSWORD: string | undefined },
   logger: Logger,
-  tools: AdminTools = {},
+  tools: AdminTools,
 ): Promise<EnsureAdminResult> {
   if (config.ADMIN_EMAIL === undefined || config.ADMIN_PASSWORD === undefined) return 'not_configured';
   const email = normaliseEmail(config.ADMIN_EMAIL);
@@ -71,7 +63,7 @@ export async function ensureAdminFromEnv(
     return decision;
   }
   try {
-    await createAdmin(db, { email, name: ADMIN_DEFAULT_NAME, password: config.ADMIN_PASSWORD }, tools);
+    await createAdmin({ email, name: ADMIN_DEFAULT_NAME, password: config.ADMIN_PASSWORD }, tools);
   } catch (error) {
     if (!(error instanceof EmailTaken)) throw error;
     return ensureAdminFromEnv(db, config, logger, tools);
@@ -97,7 +89,7 @@ export type AdminCommandResult = 'created' | 'promoted' | 'already_admin';
 export async function createOrPromoteAdmin(
   db: Kysely<Database>,
   command: AdminCommand,
-  tools: AdminTools = {},
+  tools: AdminTools,
 ): Promise<{ result: AdminCommandResult; passwordReset: boolean }> {
   const clock = tools.clock ?? systemClock;
   const hasher = tools.hasher ?? new PasswordHasher();
@@ -107,7 +99,7 @@ export async function createOrPromoteAdmin(
     if (command.password === undefined)
       throw new InvalidAccountDetails('A password is required to create an account');
     const name = normaliseName(command.name ?? ADMIN_DEFAULT_NAME);
-    await createAdmin(db, { email, name, password: command.password }, { clock, hasher });
+    await createAdmin({ email, name, password: command.password }, { ...tools, clock, hasher });
     return { result: 'created', passwordReset: false };
   }
   const now = new Date(clock.nowMs());

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createLogger, DomainError, failureText, migrateToLatest, openDatabase } from '@updown/runtime';
-import { loadGatewayConfig } from '../config';
-import { everyMigration } from '../db/every-migration';
-import { createOrPromoteAdmin } from './admin-bootstrap';
+import { createOrPromoteAdmin } from '@updown/accounts';
+import { accountOpener, loadGatewayConfig } from '@updown/gateway';
+import { allMigrations } from './migrations';
 
 const USAGE = `Usage: npm run admin:create -- --email <email> [--password <password>] [--name <name>] [--reset-password]
 
@@ -47,13 +47,17 @@ async function main(): Promise<number> {
   const logger = createLogger({ level: 'warn', name: 'admin-create' });
   const database = await openDatabase(config, logger, 'updown-admin-create');
   try {
-    await migrateToLatest(database.db, everyMigration);
-    const outcome = await createOrPromoteAdmin(database.db, {
-      email,
-      password: args.password ?? config.ADMIN_PASSWORD,
-      name: args.name,
-      resetPassword: args['reset-password'],
-    });
+    await migrateToLatest(database.db, allMigrations);
+    const outcome = await createOrPromoteAdmin(
+      database.db,
+      {
+        email,
+        password: args.password ?? config.ADMIN_PASSWORD,
+        name: args.name,
+        resetPassword: args['reset-password'],
+      },
+      { openAccount: accountOpener(database.db) },
+    );
     const lines = {
       created: `Created admin account ${email}.`,
       promoted: `Promoted ${email} to admin.`,
