@@ -1,6 +1,6 @@
 # One image for every Updown service; the command picks which one runs (the npm script it equals):
 #   node --import tsx services/platform/src/main.ts       npm start: every service in one, on PORT (8080)
-#   node --import tsx services/gateway/src/main.ts        npm run start:gateway: API, WebSocket, console on PORT (8080)
+#   node --import tsx services/platform/src/gateway.main.ts  npm run start:gateway: API, WebSocket, console on PORT (8080)
 #   node --import tsx services/order/src/main.ts          npm run start:order: placement API on ORDER_PORT (8083)
 #   node --import tsx services/settlement/src/main.ts     npm run start:settlement: ops on SETTLEMENT_PORT (8082)
 #   node --import tsx services/price-ingest/src/main.ts   npm run start:price-ingest: ops on PRICE_INGEST_PORT (8081)

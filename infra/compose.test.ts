@@ -7,7 +7,8 @@ import { ConfigError, createLogger, resolveSigningKey } from '@updown/runtime';
 import { loadOrderConfig } from '@updown/order';
 import { loadPriceIngestConfig } from '@updown/price-ingest';
 import { loadSettlementConfig } from '@updown/settlement';
-import { loadGatewayStandaloneConfig, metricsConfigProblems } from '@updown/gateway';
+import { metricsConfigProblems } from '@updown/gateway';
+import { loadGatewayStandaloneConfig } from '@updown/platform';
 import { loadPlatformConfig } from '@updown/platform';
 import { REPO_ROOT } from './metric-catalog';
 

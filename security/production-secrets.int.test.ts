@@ -86,11 +86,11 @@ describe('the JWT secret in production, at every entry point', () => {
     'the gateway alone refuses a missing or placeholder secret',
     async () => {
       const serviceToken = { SERVICE_TOKEN: randomBytes(32).toString('base64url') };
-      const missing = run('gateway, no secret', 'services/gateway/src/main.ts', {
+      const missing = run('gateway, no secret', 'services/platform/src/gateway.main.ts', {
         ...PRODUCTION,
         ...serviceToken,
       });
-      const placeholder = run('gateway, placeholder', 'services/gateway/src/main.ts', {
+      const placeholder = run('gateway, placeholder', 'services/platform/src/gateway.main.ts', {
         ...PRODUCTION,
         ...serviceToken,
         JWT_SECRET: 'my-super-secret-jwt-key-for-production-use',

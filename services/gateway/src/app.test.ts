@@ -430,7 +430,7 @@ describe('gateway app configuration', () => {
   it('reports an unreachable database as not ready without leaking the error', async () => {
     const handle = unreachableDb();
     const { logger } = memoryLogger('silent');
-    const t = testApp({ readiness: databaseReadiness(handle.db, logger) });
+    const t = testApp({ readiness: databaseReadiness(handle.db, logger, []) });
     try {
       const res = await t.app.inject({ url: '/readyz' });
       expect(res.statusCode).toBe(503);

@@ -42,10 +42,11 @@ export interface GatewayDeps {
   logger: Logger;
   registry: Registry;
   db: Kysely<Database>;
-  /** Defaults to: PostgreSQL answers and every migration of `migrations` is applied. */
-  readiness?: Readiness;
-  /** The packages whose migrations the default readiness waits for; every package by default. */
-  migrations?: readonly MigrationSet[];
+  /**
+   * How `/readyz` decides: a probe of its own, or the migration sets that must all be applied, with
+   * PostgreSQL answering (the composition root's list: the gateway does not know every package).
+   */
+  readiness: Readiness | { readonly migrations: readonly MigrationSet[] };
   /** Registered after the core, in order. */
   plugins?: readonly GatewayPlugin[];
 }
@@ -144,7 +145,10 @@ export function buildApp(deps: GatewayDeps): GatewayInstance {
 
   // Routes go in a child context so they are added after the docs plugin has loaded and is
   // collecting them; hooks, the error handler and the 404 handler stay on the root.
-  const readiness = deps.readiness ?? databaseReadiness(deps.db, deps.logger, deps.migrations);
+  const readiness =
+    typeof deps.readiness === 'function'
+      ? deps.readiness
+      : databaseReadiness(deps.db, deps.logger, deps.readiness.migrations);
   void app.register(async (operations) => {
     registerHealthRoutes(operations, readiness);
     if (deps.config.METRICS_PORT === undefined) {

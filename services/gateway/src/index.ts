@@ -8,11 +8,9 @@ export {
 } from './app';
 export { gatewayPlugins, type GatewayFeatureDeps } from './features';
 export { gatewayConfigSpec, loadGatewayConfig, metricsConfigProblems, type GatewayConfig } from './config';
-export { loadGatewayStandaloneConfig } from './standalone-config';
 export { ERROR_STATUS, codeForStatus, statusForCode, type KnownErrorCode } from './http/error-status';
 export { toErrorAnswer } from './http/error-handler';
 export { databaseReadiness, type Readiness, type ReadinessResult } from './http/health';
-export { everyMigration } from './db/every-migration';
 export type { GatewayInstance } from './http/instance';
 export { errorResponses } from './http/responses';
 export { CONTENT_SECURITY_POLICY } from './http/security';

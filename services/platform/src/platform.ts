@@ -159,7 +159,7 @@ export async function startPlatform(
       logger,
       registry,
       db: database.db,
-      migrations: allMigrations,
+      readiness: { migrations: allMigrations },
       plugins: gatewayPlugins({
         db: database.db,
         logger,

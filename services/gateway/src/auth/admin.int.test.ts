@@ -81,6 +81,7 @@ describe('roles and the admin area', () => {
       logger: memoryLogger('silent').logger,
       registry: createMetricsRegistry(),
       db: database.db,
+      readiness: { migrations: [] },
       plugins: [laterAdminFeature],
     });
     await expect(app.ready()).rejects.toThrow(/admin routes need createAuthPlugin/);

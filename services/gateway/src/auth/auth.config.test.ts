@@ -150,7 +150,7 @@ describe('gateway start-up', () => {
   it('refuses a short JWT_SECRET in production with a message naming it', async () => {
     const { execFile } = await import('node:child_process');
     const { fileURLToPath } = await import('node:url');
-    const main = fileURLToPath(new URL('../main.ts', import.meta.url));
+    const main = fileURLToPath(new URL('../../../platform/src/gateway.main.ts', import.meta.url));
     const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
       execFile(
         process.execPath,

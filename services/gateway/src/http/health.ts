@@ -6,7 +6,6 @@ import {
   ReadinessResponse,
   type ReadinessChecks,
 } from '@updown/schemas/api';
-import { everyMigration } from '../db/every-migration';
 import type { GatewayInstance } from './instance';
 import { errorResponses } from './responses';
 
@@ -36,14 +35,13 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Ready means the database answers and every migration of the given packages (by default all of
- * them) has been applied: a process started against an old schema must not take traffic. The failure reason in the body is
+ * Ready means the database answers and every migration of the given packages has been applied: a process started against an old schema must not take traffic. The failure reason in the body is
  * deliberately coarse; the real error goes to the log.
  */
 export function databaseReadiness(
   db: Kysely<Database>,
   logger: Logger,
-  migrations: readonly MigrationSet[] = everyMigration,
+  migrations: readonly MigrationSet[],
   timeoutMs = CHECK_TIMEOUT_MS,
 ): Readiness {
   return async () => {

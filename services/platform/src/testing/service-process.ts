@@ -11,7 +11,7 @@ export const SERVICE_SCRIPTS: Readonly<Record<ServiceName, string>> = Object.fre
   'price-ingest': 'services/price-ingest/src/main.ts',
   settlement: 'services/settlement/src/main.ts',
   order: 'services/order/src/main.ts',
-  gateway: 'services/gateway/src/main.ts',
+  gateway: 'services/platform/src/gateway.main.ts',
 });
 
 /** Output kept per process for diagnosing a failure; older lines are dropped. */

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { generate } from 'otplib';
 import type { FastifyPluginAsync } from 'fastify';
 import { expect } from 'vitest';
+import { accountsMigrations, setRole } from '@updown/accounts';
 import {
   createMetricsRegistry,
   ManualClock,
@@ -15,7 +16,6 @@ import type { GatewayInstance } from '../../http/instance';
 import { memoryLogger } from '../../testing/test-app';
 import { GOOGLE_JWKS_DEFAULT } from '../auth.config';
 import { createAuthPlugin, type AuthPluginConfig } from '../auth.plugin';
-import { setRole } from '@updown/accounts';
 
 export const TEST_JWT_SECRET = randomBytes(48).toString('base64url');
 
@@ -76,6 +76,7 @@ export async function authTestApp(
     logger,
     registry,
     db,
+    readiness: { migrations: [accountsMigrations] },
     plugins: [
       createAuthPlugin({
         db,

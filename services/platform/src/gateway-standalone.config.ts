@@ -1,7 +1,11 @@
 import { ConfigError, env, readEnv, type ConfigOf } from '@updown/runtime';
 import { ORDER_CALL_TIMEOUT_MS_DEFAULT, serviceTokenProblems, serviceTokenSpec } from '@updown/order';
-import { gatewayConfigSpec, loadGatewayConfig, metricsConfigProblems } from './config';
-import { marketConfigSpec } from './market/market.config';
+import {
+  gatewayConfigSpec,
+  loadGatewayConfig,
+  marketConfigSpec,
+  metricsConfigProblems,
+} from '@updown/gateway';
 
 /**
  * What the gateway reads when it runs as its own process (`npm run start:gateway`): its own

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '@updown/runtime';
-import { loadGatewayStandaloneConfig } from './standalone-config';
+import { loadGatewayStandaloneConfig } from './gateway-standalone.config';
 
 const PRODUCTION = {
   UPDOWN_ENV: 'production',

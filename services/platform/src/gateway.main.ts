@@ -18,15 +18,18 @@ import {
   type BonusExpiryJob,
   type PaymentRecoveryJob,
 } from '@updown/wallet';
-import { accountOpener } from './auth/index';
 import { ensureAdminFromEnv, startIdentityRetention } from '@updown/accounts';
-import { everyMigration } from './db/every-migration';
-import { gatewayPlugins } from './features';
-import { marketPluginOptions } from './market/market.config';
-import { pdfInspectionLimits } from './identity/identity.config';
-import { disputeLimits } from './receipts/disputes.config';
-import { startGateway, type RunningGateway } from './server';
-import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './standalone-config';
+import {
+  accountOpener,
+  disputeLimits,
+  gatewayPlugins,
+  marketPluginOptions,
+  pdfInspectionLimits,
+  startGateway,
+  type RunningGateway,
+} from '@updown/gateway';
+import { allMigrations } from './migrations';
+import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './gateway-standalone.config';
 
 /**
  * `npm run start:gateway`: the public API, the market WebSocket and the console as their own
@@ -69,7 +72,7 @@ async function main(): Promise<void> {
   try {
     const database = await openDatabase(config, logger, 'updown-gateway');
     closeDatabase = () => database.shutdown();
-    const applied = await migrateToLatest(database.db, everyMigration);
+    const applied = await migrateToLatest(database.db, allMigrations);
     logger.info({ database: database.description, applied }, 'database ready');
     await ensureAdminFromEnv(database.db, config, logger, { openAccount: accountOpener(database.db) });
     const bus = await createBus(config, { logger, registry, clock });
@@ -88,6 +91,7 @@ async function main(): Promise<void> {
     identityRetention = startIdentityRetention({ db: database.db, clock, logger });
     gateway = await startGateway({
       config,
+      readiness: { migrations: allMigrations },
       logger,
       registry,
       db: database.db,
