@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import pMap from 'p-map';
 import type { Kysely } from 'kysely';
 import { ApiClient } from '@updown/api-client';
 import type { Database } from '@updown/runtime';
@@ -36,22 +37,6 @@ export function startPlatformChild(options: {
   });
 }
 
-/** Runs `work` over `items` with at most `concurrency` at once. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T, index: number) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-}
-
 const SETUP_CONCURRENCY = 8;
 
 /**
@@ -65,33 +50,41 @@ export async function createTraders(db: Kysely<Database>, baseUrl: string, count
   const passwordHash = await new PasswordHasher().hash(randomBytes(16).toString('hex'));
   const refreshTokens = new Array<string>(count);
   const now = Date.now();
-  await forEachLimited(refreshTokens, SETUP_CONCURRENCY, async (_, index) => {
-    const user = await openAccount(db, {
-      id: randomUUID(),
-      email: `bench-trader-${index}@example.com`,
-      name: `Bench trader ${index}`,
-      role: 'user',
-      passwordHash,
-      createdAt: new Date(now),
-    });
-    const token = newRefreshToken();
-    await insertRefreshToken(db, {
-      id: randomUUID(),
-      userId: user.id,
-      familyId: randomUUID(),
-      parentId: null,
-      tokenHash: hashRefreshToken(token),
-      createdAt: new Date(now),
-      expiresAt: new Date(now + 3_600_000),
-      clientBinding: null,
-    });
-    refreshTokens[index] = token;
-  });
+  await pMap(
+    refreshTokens,
+    async (_, index) => {
+      const user = await openAccount(db, {
+        id: randomUUID(),
+        email: `bench-trader-${index}@example.com`,
+        name: `Bench trader ${index}`,
+        role: 'user',
+        passwordHash,
+        createdAt: new Date(now),
+      });
+      const token = newRefreshToken();
+      await insertRefreshToken(db, {
+        id: randomUUID(),
+        userId: user.id,
+        familyId: randomUUID(),
+        parentId: null,
+        tokenHash: hashRefreshToken(token),
+        createdAt: new Date(now),
+        expiresAt: new Date(now + 3_600_000),
+        clientBinding: null,
+      });
+      refreshTokens[index] = token;
+    },
+    { concurrency: SETUP_CONCURRENCY },
+  );
   const api = new ApiClient(baseUrl);
   const accessTokens = new Array<string>(count);
-  await forEachLimited(refreshTokens, SETUP_CONCURRENCY, async (token, index) => {
-    const refreshed = await api.post('/api/auth/refresh', { refresh_token: token });
-    accessTokens[index] = refreshed.access_token;
-  });
+  await pMap(
+    refreshTokens,
+    async (token, index) => {
+      const refreshed = await api.post('/api/auth/refresh', { refresh_token: token });
+      accessTokens[index] = refreshed.access_token;
+    },
+    { concurrency: SETUP_CONCURRENCY },
+  );
   return accessTokens;
 }

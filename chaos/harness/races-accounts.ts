@@ -1,3 +1,4 @@
+import { setRole } from '@updown/accounts/testing';
 import { newUser, signIn, signUp as register } from '@updown/api-client';
 import type { BodyOf, Schemas } from '@updown/schemas/openapi';
 import { clearForWithdrawals } from '@updown/wallet/testing';
@@ -11,7 +12,7 @@ export interface Account {
 
 /**
  * Registers and signs in a new account through the API, as a visitor would. An admin is promoted
- * in the database and signs in again, so the role travels in its access token. Every account is
+ * with accounts' `setRole` and signs in again, so the role travels in its access token. Every account is
  * cleared for withdrawals (identity verification is not what the races test).
  */
 export async function signUp(
@@ -22,7 +23,7 @@ export async function signUp(
   const user = await register(platform.api, newUser(label));
   let { accessToken } = user;
   if (role === 'admin') {
-    await platform.db.updateTable('users').set({ role }).where('id', '=', user.id).execute();
+    await setRole(platform.db, user.id, role, new Date());
     ({ accessToken } = await signIn(platform.api, user));
   }
   await clearForWithdrawals(platform.db, user.id);

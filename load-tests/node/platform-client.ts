@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pMap from 'p-map';
 import { ApiClient, fetchTransport, type Answer } from '@updown/api-client';
 import type { Schemas } from '@updown/schemas/openapi';
 import type { Recorder } from './metrics';
@@ -48,24 +49,6 @@ export async function reply<T>(call: Promise<Answer<T>>): Promise<Reply<T>> {
   }
 }
 
-/** Runs `task` over `items` with at most `limit` in flight, keeping the results' order. */
-export async function mapLimit<I, O>(
-  items: readonly I[],
-  limit: number,
-  task: (item: I, index: number) => Promise<O>,
-): Promise<O[]> {
-  const results = new Array<O>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await task(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 /** A short id that keeps this run's accounts and idempotency keys apart from every other run's. */
 export function newRunId(): string {
   return `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -103,28 +86,33 @@ function signUpProblem(step: string, refused: Reply<unknown>): SetupError {
  */
 export async function createUsers(api: ApiClient, count: number, runId: string): Promise<LoadUser[]> {
   const indexes = Array.from({ length: count }, (_, index) => index);
-  return mapLimit(indexes, SIGN_UP_CONCURRENCY, async (index) => {
-    const email = `load-${runId}-${index}@example.com`;
-    const registered = await reply(
-      api.send(
-        'post',
-        '/api/auth/register',
-        { name: `Load Tester ${index}`, email, password: PASSWORD },
-        { name: 'register', timeoutMs: SIGN_UP_TIMEOUT_MS },
-      ),
-    );
-    if (registered.status !== 201) throw signUpProblem('POST /api/auth/register', registered);
-    const login = await reply(
-      api.send(
-        'post',
-        '/api/auth/login',
-        { email, password: PASSWORD },
-        { name: 'login', timeoutMs: SIGN_UP_TIMEOUT_MS },
-      ),
-    );
-    if (login.status !== 200 || login.body === undefined) throw signUpProblem('POST /api/auth/login', login);
-    return { email, token: login.body.access_token };
-  });
+  return pMap(
+    indexes,
+    async (index) => {
+      const email = `load-${runId}-${index}@example.com`;
+      const registered = await reply(
+        api.send(
+          'post',
+          '/api/auth/register',
+          { name: `Load Tester ${index}`, email, password: PASSWORD },
+          { name: 'register', timeoutMs: SIGN_UP_TIMEOUT_MS },
+        ),
+      );
+      if (registered.status !== 201) throw signUpProblem('POST /api/auth/register', registered);
+      const login = await reply(
+        api.send(
+          'post',
+          '/api/auth/login',
+          { email, password: PASSWORD },
+          { name: 'login', timeoutMs: SIGN_UP_TIMEOUT_MS },
+        ),
+      );
+      if (login.status !== 200 || login.body === undefined)
+        throw signUpProblem('POST /api/auth/login', login);
+      return { email, token: login.body.access_token };
+    },
+    { concurrency: SIGN_UP_CONCURRENCY },
+  );
 }
 
 export function placeTrade(

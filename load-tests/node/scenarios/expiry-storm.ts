@@ -1,3 +1,4 @@
+import pMap from 'p-map';
 import type { ApiClient } from '@updown/api-client';
 import type { Schemas } from '@updown/schemas/openapi';
 import { Recorder } from '../metrics';
@@ -5,7 +6,6 @@ import {
   activePairs,
   createUsers,
   loadClient,
-  mapLimit,
   newRunId,
   placeTrade,
   SetupError,
@@ -79,25 +79,29 @@ export async function runExpiryStorm(options: ExpiryStormOptions): Promise<Scena
   log(`placing ${options.trades} trades of ${STORM_DURATION_SEC} s, ${options.concurrency} at a time`);
   const burstStarted = performance.now();
   const indexes = Array.from({ length: options.trades }, (_, index) => index);
-  const results = await mapLimit(indexes, options.concurrency, async (index): Promise<Placed | undefined> => {
-    const user = users[index % users.length]!;
-    const pair = pairs[index % pairs.length]!;
-    const reply = await placeTrade(
-      api,
-      user.token,
-      {
-        pair,
-        // Alternating per round of pairs, so every pair gets both directions.
-        direction: Math.floor(index / pairs.length) % 2 === 0 ? 'UP' : 'DOWN',
-        amount: 1,
-        duration: STORM_DURATION_SEC,
-        account_type: 'demo',
-      },
-      `storm-${runId}-${index}`,
-    );
-    const ok = recorder.check('placement is accepted', reply.status === 201 && reply.body !== undefined);
-    return ok ? { user, trade: reply.body! } : undefined;
-  });
+  const results = await pMap(
+    indexes,
+    async (index): Promise<Placed | undefined> => {
+      const user = users[index % users.length]!;
+      const pair = pairs[index % pairs.length]!;
+      const reply = await placeTrade(
+        api,
+        user.token,
+        {
+          pair,
+          // Alternating per round of pairs, so every pair gets both directions.
+          direction: Math.floor(index / pairs.length) % 2 === 0 ? 'UP' : 'DOWN',
+          amount: 1,
+          duration: STORM_DURATION_SEC,
+          account_type: 'demo',
+        },
+        `storm-${runId}-${index}`,
+      );
+      const ok = recorder.check('placement is accepted', reply.status === 201 && reply.body !== undefined);
+      return ok ? { user, trade: reply.body! } : undefined;
+    },
+    { concurrency: options.concurrency },
+  );
   const placed = results.filter((result): result is Placed => result !== undefined);
   const burstMs = performance.now() - burstStarted;
   if (placed.length === 0) throw new SetupError('no trade was accepted');
@@ -144,14 +148,18 @@ async function pollUntilSettled(
   let pending = placed.length;
   while (Date.now() < deadlineMs) {
     const roundStarted = Date.now();
-    await mapLimit([...pendingByUser], options.concurrency, async ([user, ids]) => {
-      const reply = await tradeHistory(api, user.token, TRADES_PER_USER_MAX);
-      for (const trade of Array.isArray(reply.body) ? reply.body : []) {
-        if (trade.status === 'pending' || !ids.delete(trade.id)) continue;
-        outcomes.set(trade.status, (outcomes.get(trade.status) ?? 0) + 1);
-      }
-      if (ids.size === 0) pendingByUser.delete(user);
-    });
+    await pMap(
+      [...pendingByUser],
+      async ([user, ids]) => {
+        const reply = await tradeHistory(api, user.token, TRADES_PER_USER_MAX);
+        for (const trade of Array.isArray(reply.body) ? reply.body : []) {
+          if (trade.status === 'pending' || !ids.delete(trade.id)) continue;
+          outcomes.set(trade.status, (outcomes.get(trade.status) ?? 0) + 1);
+        }
+        if (ids.size === 0) pendingByUser.delete(user);
+      },
+      { concurrency: options.concurrency },
+    );
     pending = [...pendingByUser.values()].reduce((sum, ids) => sum + ids.size, 0);
     // The end of the round that saw the last settlement: late by at most one poll interval and
     // one round, never early.

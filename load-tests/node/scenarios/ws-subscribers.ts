@@ -1,6 +1,7 @@
 import { MarketClient } from '../market-socket';
 import { Recorder } from '../metrics';
-import { activePairs, loadClient, mapLimit, sleep } from '../platform-client';
+import pMap from 'p-map';
+import { activePairs, loadClient, sleep } from '../platform-client';
 import { finishScenario, type ScenarioResult, type Thresholds } from '../thresholds';
 
 /**
@@ -41,7 +42,9 @@ export async function runWsSubscribers(options: WsSubscribersOptions): Promise<S
   );
   try {
     log(`opening ${clients.length} sockets over ${pairs.length} pairs`);
-    const opened = await mapLimit(clients, CONNECT_CONCURRENCY, (client) => client.connect(options.baseUrl));
+    const opened = await pMap(clients, (client) => client.connect(options.baseUrl), {
+      concurrency: CONNECT_CONCURRENCY,
+    });
     log(`${opened.filter(Boolean).length} open; holding them for ${options.durationSec} s`);
     await sleep(options.durationSec * 1000);
     for (const [index, client] of clients.entries()) {
