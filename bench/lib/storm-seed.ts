@@ -3,7 +3,13 @@ import { sql, type Kysely } from 'kysely';
 import { chainHash } from '@updown/price-ingest';
 import { recountBooks } from '@updown/order';
 import type { Database } from '@updown/runtime';
-import { accountCode, canonicalTransfer, USER_ACCOUNT_TYPES, type TransferCommand } from '@updown/wallet';
+import {
+  accountCode,
+  canonicalTransfer,
+  DEMO_GRANT_CENTS,
+  USER_ACCOUNT_TYPES,
+  type TransferCommand,
+} from '@updown/wallet';
 
 /**
  * Seeds an expiry storm straight into a fresh migrated database, in a handful of set-based
@@ -40,8 +46,8 @@ export interface SeededStorm {
   readonly entries: number;
 }
 
-/** What registration grants (`DEMO_GRANT_CENTS` of the gateway) and what each user deposits for real trades. */
-export const SEED_DEMO_GRANT_CENTS = 1_000_000;
+/** What registration grants (the wallet's `DEMO_GRANT_CENTS`) and what each user deposits for real trades. */
+export const SEED_DEMO_GRANT_CENTS = DEMO_GRANT_CENTS;
 export const SEED_REAL_DEPOSIT_CENTS = 100_000;
 /** Stakes run from $1.00 to $100.00; five trades a user stay well inside either balance. */
 export const SEED_STAKE_CENTS_MIN = 100;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MIGRATION_OWNERS } from '@updown/runtime';
 import {
   blankComments,
   findMentions,
@@ -28,14 +29,7 @@ describe('table ownership', () => {
     expect(ownership.owners.get('trades')).toBe('order');
     expect(ownership.owners.get('bonuses')).toBe('wallet');
     expect(ownership.owners.get('market_ticks')).toBe('price-ingest');
-    expect(ownership.floors).toEqual([
-      'runtime',
-      'accounts',
-      'price-ingest',
-      'wallet',
-      'order',
-      'settlement',
-    ]);
+    expect(ownership.floors).toEqual([...MIGRATION_OWNERS]);
   });
 
   it('finds no product source naming a table outside its owner', () => {

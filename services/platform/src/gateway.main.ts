@@ -19,16 +19,9 @@ import {
   type PaymentRecoveryJob,
 } from '@updown/wallet';
 import { ensureAdminFromEnv, startIdentityRetention } from '@updown/accounts';
-import {
-  accountOpener,
-  disputeLimits,
-  gatewayPlugins,
-  marketPluginOptions,
-  pdfInspectionLimits,
-  startGateway,
-  type RunningGateway,
-} from '@updown/gateway';
+import { accountOpener, type RunningGateway } from '@updown/gateway';
 import { allMigrations } from './migrations';
+import { serveGateway } from './serve-gateway';
 import { loadGatewayStandaloneConfig, type GatewayStandaloneConfig } from './gateway-standalone.config';
 
 /**
@@ -89,26 +82,16 @@ async function main(): Promise<void> {
     paymentRecovery = await startPaymentRecovery({ db: database.db, clock, logger });
     bonusExpiry = startBonusExpiry({ db: database.db, clock, logger });
     identityRetention = startIdentityRetention({ db: database.db, clock, logger });
-    gateway = await startGateway({
+    gateway = await serveGateway({
       config,
-      readiness: { migrations: allMigrations },
       logger,
       registry,
+      clock,
       db: database.db,
-      plugins: gatewayPlugins({
-        db: database.db,
-        logger,
-        registry,
-        clock,
-        auth: config,
-        bus,
-        market: marketPluginOptions(config),
-        pdfInspections: pdfInspectionLimits(config),
-        disputes: disputeLimits(config),
-        order,
-        // The public half of the key price-ingest and settlement sign with (the same SIGNING_KEY or DATA_DIR).
-        keySet: (await resolveSigningKey(config, logger)).keySet,
-      }),
+      bus,
+      order,
+      // The public half of the key price-ingest and settlement sign with (the same SIGNING_KEY or DATA_DIR).
+      keySet: (await resolveSigningKey(config, logger)).keySet,
     });
   } catch (error) {
     logger.fatal(failureFields(error), 'gateway failed to start');

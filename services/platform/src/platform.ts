@@ -19,15 +19,7 @@ import {
   type ResolvedDatabase,
 } from '@updown/runtime';
 import { ensureAdminFromEnv, startIdentityRetention } from '@updown/accounts';
-import {
-  disputeLimits,
-  accountOpener,
-  gatewayPlugins,
-  marketPluginOptions,
-  pdfInspectionLimits,
-  startGateway,
-  type RunningGateway,
-} from '@updown/gateway';
+import { accountOpener, type RunningGateway } from '@updown/gateway';
 import { startLatestPrices, startPriceIngest } from '@updown/price-ingest';
 import { startBonusExpiry, startPaymentRecovery } from '@updown/wallet';
 import { createPlaceTrade, openedTradesSource, ORDER_PRODUCER, startToxicityScoring } from '@updown/order';
@@ -39,6 +31,7 @@ import {
 } from '@updown/settlement';
 import type { PlatformConfig } from './config';
 import { allMigrations } from './migrations';
+import { serveGateway } from './serve-gateway';
 
 export interface RunningPlatform {
   readonly config: PlatformConfig;
@@ -154,25 +147,15 @@ export async function startPlatform(
     const identityRetention = startIdentityRetention({ db: database.db, clock, logger });
     stopLater('identity retention', () => identityRetention.stop());
 
-    const gateway = await startGateway({
+    const gateway = await serveGateway({
       config,
       logger,
       registry,
+      clock,
       db: database.db,
-      readiness: { migrations: allMigrations },
-      plugins: gatewayPlugins({
-        db: database.db,
-        logger,
-        registry,
-        clock,
-        auth: config,
-        bus,
-        market: marketPluginOptions(config),
-        pdfInspections: pdfInspectionLimits(config),
-        disputes: disputeLimits(config),
-        order: { placeTrade },
-        keySet: signingKey.keySet,
-      }),
+      bus,
+      order: { placeTrade },
+      keySet: signingKey.keySet,
     });
     stopLater('http', () => gateway.close());
     for (const step of stops) lifecycle.add(step.name, step.run);
