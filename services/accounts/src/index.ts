@@ -46,6 +46,13 @@ export * from './identity/identity.handler';
 export * from './identity/identity.metrics';
 export * from './identity/identity.repository';
 export * from './identity/pdf-inspection-queue';
+export {
+  decideVerification,
+  VerificationNotFound,
+  type VerificationDecision,
+  type VerificationsContext,
+  type Verified,
+} from './identity/verification-decision.handler';
 
 // The admin audit trail, which every owner's admin command writes in its own transaction.
 export { writeAudit } from './audit/audit.repository';

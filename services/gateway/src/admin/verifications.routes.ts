@@ -11,6 +11,7 @@ import {
   type DuplicateSignal,
 } from '@updown/schemas/api';
 import {
+  decideVerification,
   documentsByIds,
   duplicateMatches,
   identityMetrics,
@@ -19,10 +20,12 @@ import {
   type SubmissionRow,
   submissionsOf,
   usersByIds,
+  VerificationNotFound,
+  type VerificationsContext,
 } from '@updown/accounts';
+import { clearWithdrawals } from '@updown/wallet';
 import { errorResponses } from '../http/responses';
 import { documentView } from '../identity/identity.view';
-import { decideVerification, VerificationNotFound } from './verifications.handler';
 
 /** Summaries of `rows` with the account's name and email, the decider's email and the duplicate signals. */
 async function summaries(
@@ -67,7 +70,7 @@ async function summaries(
  * its documents and the trader's history, and the decision. A decision locks the submission, so of
  * two admins deciding at once one wins and the other gets 409; nobody decides their own. Approval
  * opens the trader's withdrawals (the wallet's clearance) in the same transaction, and every
- * decision is audited with it (verifications.handler.ts). No guard here: the auth plugin adds
+ * decision is audited with it (accounts' verification-decision.handler.ts). No guard here: the auth plugin adds
  * `requireAdmin` to every `/api/admin/*` route.
  */
 export function adminVerificationRoutes(deps: {
@@ -76,7 +79,14 @@ export function adminVerificationRoutes(deps: {
   readonly registry?: Registry;
 }): FastifyPluginAsyncTypebox {
   const { db, clock } = deps;
-  const ctx = { db, clock, metrics: deps.registry ? identityMetrics(deps.registry) : undefined };
+  const ctx: VerificationsContext = {
+    db,
+    clock,
+    metrics: deps.registry ? identityMetrics(deps.registry) : undefined,
+    // A verified identity opens the trader's withdrawals: the wallet's clearance, in the decision's transaction.
+    onVerified: (trx, verified) =>
+      clearWithdrawals(trx, { userId: verified.userId, sourceId: verified.submissionId, at: verified.atMs }),
+  };
   const tags = ['admin'];
   return async (app) => {
     app.get(

@@ -1,21 +1,27 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import { clearWithdrawals } from '@updown/wallet';
-import {
-  decideSubmission,
-  type IdentityMetrics,
-  lockSubmission,
-  OwnVerification,
-  type SubmissionRow,
-  VerificationNotPending,
-  writeAudit,
-} from '@updown/accounts';
+import { writeAudit } from '../audit/audit.repository';
+import { OwnVerification, VerificationNotPending } from './identity.domain';
+import type { IdentityMetrics } from './identity.metrics';
+import { decideSubmission, lockSubmission, type SubmissionRow } from './identity.repository';
+
+/** A trader's identity as verified: what a floor above opens on it (the wallet's withdrawals). */
+export interface Verified {
+  readonly userId: string;
+  readonly submissionId: string;
+  readonly atMs: number;
+}
 
 export interface VerificationsContext {
   readonly db: Kysely<Database>;
   readonly clock: Clock;
   /** Where decisions are counted; none without a registry. */
   readonly metrics: IdentityMetrics | undefined;
+  /**
+   * Runs in the approval's transaction: accounts sit below the wallet, so the composition root
+   * supplies what a verified identity opens (the gateway: the wallet's `clearWithdrawals`).
+   */
+  readonly onVerified: (trx: Transaction<Database>, verified: Verified) => Promise<void>;
 }
 
 /** An admin's decision; a rejection says what the trader must fix. */
@@ -30,9 +36,9 @@ export class VerificationNotFound extends DomainError {
 
 /**
  * Decides a pending identity submission, exactly once: the submission is locked, so of two admins
- * deciding at once one wins and the other is refused, and nobody decides their own. Approval opens
- * the trader's withdrawals (the wallet's clearance) in the same transaction, and the decision is
- * audited with it. Answers the submission as decided.
+ * deciding at once one wins and the other is refused, and nobody decides their own. Approval runs
+ * `onVerified` (the wallet's clearance, which opens the trader's withdrawals) in the same
+ * transaction, and the decision is audited with it. Answers the submission as decided.
  */
 export async function decideVerification(
   ctx: VerificationsContext,
@@ -54,7 +60,8 @@ export async function decideVerification(
       reason: decision.action === 'reject' ? decision.reason : null,
       at: now,
     });
-    if (action === 'approve') await clearWithdrawals(trx, { userId: row.user_id, sourceId: row.id, at: now });
+    if (action === 'approve')
+      await ctx.onVerified(trx, { userId: row.user_id, submissionId: row.id, atMs: now });
     await writeAudit(trx, {
       actorId: adminId,
       action: `identity.${action}`,
