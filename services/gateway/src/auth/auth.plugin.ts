@@ -30,7 +30,7 @@ import {
 import type { AuthContext } from './auth.context';
 import { createAuthHooks, type AuthHook } from './auth.hooks';
 import { authRoutes } from './auth.routes';
-import { openAccount } from './open-account.handler';
+import { accountOpener } from './open-account.handler';
 import { resolveJwtSecret } from './jwt-secret';
 import { securityRoutes } from './security.routes';
 import { twoFactorRoutes } from './two-factor.routes';
@@ -183,7 +183,7 @@ async function authContext(
       maxAgeSec: config.REFRESH_TOKEN_TTL_SEC,
       csrfKey,
     },
-    openAccount: (user) => openAccount(deps.db, user),
+    openAccount: accountOpener(deps.db),
     policy: {
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
