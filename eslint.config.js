@@ -22,7 +22,8 @@ const PACKAGES = {
   // The wallet writes the admin audit of payment decisions in their own transactions.
   wallet: { dir: 'services/wallet', imports: ['accounts', 'runtime', 'schemas'] },
   'price-ingest': { dir: 'services/price-ingest', imports: ['runtime', 'schemas'] },
-  order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'runtime', 'schemas'] },
+  // accounts for the admin audit of the back-office commands the order service runs (pairs, risk).
+  order: { dir: 'services/order', imports: ['wallet', 'price-ingest', 'accounts', 'runtime', 'schemas'] },
   settlement: {
     dir: 'services/settlement',
     // accounts for its test harness's users only: settlement's own code reads no account.

@@ -195,3 +195,4 @@ export {
   SessionIdParams,
   StepUpResponse,
 } from './security';
+export { centsToDollars, dollarsToCents } from './money';

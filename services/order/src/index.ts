@@ -150,3 +150,27 @@ export {
   type ToxicityRow,
 } from './risk/toxicity.repository';
 export { startToxicityScoring, TOXICITY_INTERVAL_MS_DEFAULT, type ToxicityJob } from './risk/toxicity-job';
+export {
+  changePairActive,
+  changePairFeed,
+  createPair,
+  removePair,
+  type AdminDeps,
+} from './pairs/pair-admin.handler';
+export { changeSettings } from './pairs/platform-settings.handler';
+export {
+  resumeRealTrading,
+  setPairRisk,
+  setTraderDefaults,
+  setTraderLimits,
+  type AdminRiskContext,
+  type PairRiskState,
+} from './risk/risk-admin.handler';
+export {
+  defaultsView,
+  limitsView,
+  pairRiskView,
+  settingsView,
+  toxicityView,
+  utcDayStart,
+} from './risk/risk.view';

@@ -1,6 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { withRiskQuotes } from '@updown/order';
+import {
+  changePairActive,
+  changePairFeed,
+  changeSettings,
+  createPair,
+  removePair,
+  withRiskQuotes,
+} from '@updown/order';
 import { FEED_PROVIDERS, listPairFeeds, listPairs, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
 import type { Clock, Database, Registry } from '@updown/runtime';
 import {
@@ -34,8 +41,6 @@ import {
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
 import { identityStatuses } from '@updown/accounts';
-import { changePairActive, changePairFeed, createPair, removePair } from './pairs.handler';
-import { changeSettings } from './settings.handler';
 import { adminVerificationRoutes } from './verifications.routes';
 import { adminRiskRoutes } from './risk.routes';
 import { adminUsersRoutes } from './users.routes';
@@ -55,7 +60,8 @@ const tags = ['admin'];
  * `/api/admin/*` (spec §7 Admin). No guard is written here: the auth plugin puts
  * `requireAdmin` on every `/api/admin/*` route, and `buildApp` refuses to start without it.
  * Every change writes an `admin_audit` row in the transaction of the change, which a handler opens
- * (`pairs.handler.ts`, `settings.handler.ts`; the wallet's `decideRequest` for payments).
+ * (order's `pair-admin.handler.ts` and `platform-settings.handler.ts`; the wallet's
+ * `decideRequest` for payments).
  */
 export function createAdminPlugin(pluginDeps: AdminPluginDeps): FastifyPluginAsyncTypebox {
   const deps: WalletDeps = {

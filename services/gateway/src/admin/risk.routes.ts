@@ -2,19 +2,30 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import {
+  defaultsView,
   InvalidRiskSettings,
+  limitsView,
   listPairRisks,
   listTopToxicity,
+  pairRiskView,
   pnlSince,
   readTraderDefaults,
+  resumeRealTrading,
+  setPairRisk,
+  setTraderDefaults,
+  setTraderLimits,
+  toxicityView,
   traderLimitsOf,
+  utcDayStart,
   windowPnl,
   type PairRiskSettings,
+  type PairRiskState,
   type TraderCaps,
 } from '@updown/order';
 import { listPairs, PAIRS_KNOWN_MAX } from '@updown/price-ingest';
 import type { Clock, Database } from '@updown/runtime';
 import {
+  dollarsToCents,
   PairRisk,
   PairRiskParams,
   RiskOverview,
@@ -24,16 +35,7 @@ import {
   UpdateTraderLimitsBody,
 } from '@updown/schemas/api';
 import { usersByIds } from '@updown/accounts';
-import { dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
-import {
-  resumeRealTrading,
-  setPairRisk,
-  setTraderDefaults,
-  setTraderLimits,
-  type PairRiskState,
-} from './risk.handler';
-import { defaultsView, limitsView, pairRiskView, toxicityView, utcDayStart } from './risk.view';
 
 /** Traders the Risk tab lists by toxicity. */
 const TOP_TRADERS = 10;
@@ -50,7 +52,7 @@ const changedPairView = (state: PairRiskState): PairRisk => pairRiskView(state.p
 /**
  * The admin's risk controls (README "Risk controls"): `GET /api/admin/risk` (the Risk tab), a
  * pair's settings, resuming a suspended pair, the default trader caps and a trader's own. Every
- * change is audited with its before and after, in its transaction (risk.handler.ts). No guard
+ * change is audited with its before and after, in its transaction (order's `risk-admin.handler.ts`). No guard
  * here: the auth plugin adds `requireAdmin` to every `/api/admin/*` route.
  */
 export function adminRiskRoutes(deps: {

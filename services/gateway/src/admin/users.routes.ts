@@ -1,14 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
-import { listTopToxicity, settledRealTradeStats, toxicityByUser, traderLimitsOf } from '@updown/order';
+import {
+  limitsView,
+  listTopToxicity,
+  settledRealTradeStats,
+  toxicityByUser,
+  toxicityView,
+  traderLimitsOf,
+} from '@updown/order';
 import type { Database } from '@updown/runtime';
-import { AdminUserList, AdminUsersQuery } from '@updown/schemas/api';
+import { AdminUserList, AdminUsersQuery, centsToDollars } from '@updown/schemas/api';
 import { cashBalancesOf } from '@updown/wallet';
 import { listUsers } from '@updown/accounts';
-import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 import { winRatePct } from '../shared/stats.domain';
-import { limitsView, toxicityView } from './risk.view';
 
 /** Most scored traders the sort by toxicity ranks; beyond them, users follow newest first. */
 const TOXICITY_RANKED_MAX = 1_000;

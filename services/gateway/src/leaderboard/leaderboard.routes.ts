@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import { DomainError, type Clock, type Database } from '@updown/runtime';
-import { LeaderboardEntry, LeaderboardList, LeaderboardPositionParams } from '@updown/schemas/api';
-import { centsToDollars } from '../http/money';
+import {
+  centsToDollars,
+  LeaderboardEntry,
+  LeaderboardList,
+  LeaderboardPositionParams,
+} from '@updown/schemas/api';
 import { findUserRole } from '@updown/accounts';
 import { errorResponses } from '../http/responses';
 import { winRatePct } from '../shared/stats.domain';

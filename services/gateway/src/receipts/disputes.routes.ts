@@ -2,10 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Kysely } from 'kysely';
 import type { Clock, Database, KeySet } from '@updown/runtime';
 import {
-  AdminDispute,
   ADMIN_DISPUTES_LIMIT_DEFAULT,
+  AdminDispute,
   AdminDisputePage,
   AdminDisputesQuery,
+  centsToDollars,
   Dispute,
   DisputeBody,
   DisputeIdParams,
@@ -29,7 +30,6 @@ import {
   type DisputeRow,
 } from '@updown/settlement';
 import { emailsByIds, findUserByEmail, normaliseEmail, writeAudit } from '@updown/accounts';
-import { centsToDollars } from '../http/money';
 import { errorResponses } from '../http/responses';
 
 export interface DisputesPluginDeps {

@@ -1,6 +1,5 @@
 import type { PaymentRequestRow } from '@updown/wallet';
-import type { PaymentRequest } from '@updown/schemas/api';
-import { centsToDollars } from '../http/money';
+import { centsToDollars, type PaymentRequest } from '@updown/schemas/api';
 
 /** A deposit or withdrawal request as the API shows it: the trader's wallet and the admin lists. */
 export function paymentRequestView(row: PaymentRequestRow): PaymentRequest {

@@ -1,4 +1,15 @@
-import type { ReferenceCheck } from '@updown/schemas/api';
+import {
+  ActiveTradeList,
+  dollarsToCents,
+  IdempotencyHeaders,
+  PlaceTradeBody,
+  type ReferenceCheck,
+  Trade,
+  TradeEvidence,
+  TradeHistoryQuery,
+  TradeIdParams,
+  TradeList,
+} from '@updown/schemas/api';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -11,17 +22,6 @@ import {
   type OrderPort,
   type PlaceTradeRequest,
 } from '@updown/order';
-import {
-  ActiveTradeList,
-  IdempotencyHeaders,
-  PlaceTradeBody,
-  Trade,
-  TradeEvidence,
-  TradeHistoryQuery,
-  TradeIdParams,
-  TradeList,
-} from '@updown/schemas/api';
-import { dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
 import { activeTradeView, tradeView } from './trades.view';
 

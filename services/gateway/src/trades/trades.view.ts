@@ -1,6 +1,6 @@
 import { expirySeconds, publicTrade, type TradeRow } from '@updown/order';
 import { receiptIdOf } from '@updown/settlement';
-import { centsToDollars } from '../http/money';
+import { centsToDollars } from '@updown/schemas/api';
 
 /**
  * The public trade, rendered by the order package's `publicTrade` (the order service renders the

@@ -14,17 +14,18 @@ import {
   type WalletDeps,
 } from '@updown/wallet';
 import {
+  centsToDollars,
   DepositBody,
   DepositIdempotencyHeaders,
+  dollarsToCents,
   WALLET_TRANSACTIONS_LIMIT_DEFAULT,
-  WithdrawBody,
-  WithdrawIdempotencyHeaders,
   WalletCommandResponse,
   WalletResponse,
   WalletTransactionList,
   WalletTransactionsQuery,
+  WithdrawBody,
+  WithdrawIdempotencyHeaders,
 } from '@updown/schemas/api';
-import { centsToDollars, dollarsToCents } from '../http/money';
 import { errorResponses } from '../http/responses';
 import { paymentRequestView } from '../shared/payment-request.view';
 import { walletView } from './wallet.view';

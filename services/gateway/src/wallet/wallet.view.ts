@@ -1,6 +1,5 @@
 import { bonusDaysRemaining, bonusMaxStakeCents, type BonusRow, type UserBalances } from '@updown/wallet';
-import type { WalletResponse } from '@updown/schemas/api';
-import { centsToDollars } from '../http/money';
+import { centsToDollars, type WalletResponse } from '@updown/schemas/api';
 
 /** The wallet as the API shows it: dollars, and the bonus card's figures computed on the clock. */
 export function walletView(

@@ -1,4 +1,4 @@
-import type { Trade } from '@updown/schemas/api';
+import { centsToDollars, type Trade } from '@updown/schemas/api';
 import type { TradeRow } from '../trades/trades.repository';
 
 /** Expiry in Unix seconds, rounded up so a countdown never reaches zero before the trade expires. */
@@ -10,8 +10,8 @@ export function expirySeconds(expiryMs: number): number {
  * A trade as `POST /api/trades/place` and the trade reads show it (schema `Trade`). It lives in the
  * order package, the lower of the two, because the order service renders it for the gateway to pass
  * through unchanged when they run apart, and the gateway renders it with this same function in one
- * process, so both layouts answer the same bytes. Dollars here are the public API's: the division
- * is the gateway's `centsToDollars` (http/money.ts), the one conversion out of cents.
+ * process, so both layouts answer the same bytes. Dollars here are the public API's, from the
+ * schemas' `centsToDollars`, the one conversion out of cents.
  *
  * The receipt id is derived by the settlement package, which the order package cannot import; a
  * pending trade has none, so the order service renders pending trades only (see order-app.ts).
@@ -21,12 +21,12 @@ export function publicTrade(row: TradeRow, receiptId: string | null): Trade {
     id: row.id,
     pair: row.pair,
     direction: row.direction,
-    amount: row.amount_cents / 100,
+    amount: centsToDollars(row.amount_cents),
     entry_price: row.entry_price,
     exit_price: row.exit_price,
     payout_pct: row.payout_pct,
     status: row.status,
-    pnl: row.pnl_cents === null ? null : row.pnl_cents / 100,
+    pnl: row.pnl_cents === null ? null : centsToDollars(row.pnl_cents),
     created_at: row.created_at.toISOString(),
     expiry_ts: expirySeconds(row.expiry_at_ms),
     account_type: row.account_type,

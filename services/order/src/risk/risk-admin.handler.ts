@@ -1,24 +1,21 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Clock, Database } from '@updown/runtime';
+import { findUserById, UserNotFound, writeAudit } from '@updown/accounts';
+import type { PairRiskSettings } from './risk.domain';
+import { pnlSince, settingsOf, windowPnl, type RiskPairRow } from './risk.repository';
+import type { TraderCaps } from './risk-settings.domain';
 import {
   changePairRiskSettings,
   changeTraderCaps,
   changeTraderDefaults,
-  pnlSince,
   resumePairTrading,
-  settingsOf,
-  windowPnl,
-  type PairRiskSettings,
-  type RiskPairRow,
-  type TraderCaps,
-} from '@updown/order';
-import type { Clock, Database } from '@updown/runtime';
-import { findUserById, UserNotFound, writeAudit } from '@updown/accounts';
+} from './risk-settings.handler';
 import { defaultsView, limitsView, settingsView, utcDayStart } from './risk.view';
 
 /**
- * The admin's risk changes (README "Risk controls"): the order service's commands decide and write
- * them; each runs here in one transaction with its audit row, which records the before and after
- * as the Risk tab shows them.
+ * The admin's risk changes (README "Risk controls"), as the admin API calls them: the commands of
+ * `risk-settings.handler.ts` decide and write each change, and each runs here in one transaction
+ * with its `admin_audit` row, which records the before and after as the Risk tab shows them.
  */
 
 export interface AdminRiskContext {

@@ -4,7 +4,7 @@
  */
 
 /** Largest amount the API accepts in one field: $1 billion, far inside the safe-integer range in cents. */
-export const API_DOLLARS_MAX = 1_000_000_000;
+const API_DOLLARS_MAX = 1_000_000_000;
 
 /**
  * Cents for a dollar amount, or undefined when it is not a finite number with at most two decimal

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { deletePair, withRiskQuotes } from '@updown/order';
 import {
   addPair,
   normaliseFeed,
@@ -14,12 +13,15 @@ import type { Clock, Database } from '@updown/runtime';
 import type { MarketPair } from '@updown/schemas/api';
 import { lockPlatformSettings } from '@updown/wallet';
 import { writeAudit } from '@updown/accounts';
+import { withRiskQuotes } from '../risk/risk.queries';
+import { deletePair } from './delete-pair.handler';
 
 /**
- * An admin's changes to the pair list. The pair and feed rules and the changes are price-ingest's
- * (deletion is order's, which knows the pending trades); each runs here in one transaction with its
- * `admin_audit` row, so no change commits unrecorded. The input meets price-ingest's rules before
- * the transaction opens: input they refuse takes no lock.
+ * An admin's changes to the pair list, as the admin API calls them. The pair and feed rules and
+ * the changes are price-ingest's (deletion is this package's, which knows the pending trades); the
+ * pair comes back with the payouts its risk settings offer, which are this package's too. Each runs
+ * here in one transaction with its `admin_audit` row, so no change commits unrecorded. The input
+ * meets price-ingest's rules before the transaction opens: input they refuse takes no lock.
  */
 
 export interface AdminDeps {

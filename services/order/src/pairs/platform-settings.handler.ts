@@ -1,7 +1,7 @@
 import { setEveryPairPayout } from '@updown/price-ingest';
 import { changePlatformSettings, checkPayoutPct, type AdminSettings } from '@updown/wallet';
 import { writeAudit } from '@updown/accounts';
-import type { AdminDeps } from './pairs.handler';
+import type { AdminDeps } from './pair-admin.handler';
 
 /**
  * An admin's change to the platform settings: the wallet's settings and every pair's payout

@@ -1,23 +1,15 @@
 import {
-  bookOf,
-  DEFAULT_PAIR_RISK,
-  exposureCents,
-  offeredPayoutPct,
-  settingsOf,
-  type PairBook,
-  type PairRiskSettings,
-  type RiskPairRow,
-  type ToxicityRow,
-  type TraderCaps,
-} from '@updown/order';
-import type {
-  DirectionExposure,
-  PairRisk,
-  ToxicityScore,
-  TraderLimits,
-  TraderRiskDefaults,
+  centsToDollars,
+  type DirectionExposure,
+  type PairRisk,
+  type ToxicityScore,
+  type TraderLimits,
+  type TraderRiskDefaults,
 } from '@updown/schemas/api';
-import { centsToDollars } from '../http/money';
+import { exposureCents, offeredPayoutPct, type PairBook, type PairRiskSettings } from './risk.domain';
+import { bookOf, DEFAULT_PAIR_RISK, settingsOf, type RiskPairRow } from './risk.repository';
+import type { TraderCaps } from './risk-settings.domain';
+import type { ToxicityRow } from './toxicity.repository';
 
 /**
  * The risk controls as the admin API shows them: dollars for cents, ISO times. The audit rows of
