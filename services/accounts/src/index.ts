@@ -45,6 +45,7 @@ export * from './identity/identity.domain';
 export * from './identity/identity.handler';
 export * from './identity/identity.metrics';
 export * from './identity/identity.repository';
+export { documentView, loadIdentity, verificationSummaries } from './identity/identity.view';
 export * from './identity/pdf-inspection-queue';
 export {
   decideVerification,

@@ -33,7 +33,7 @@ export {
   type MarketPluginOptions,
 } from './market/market.config';
 export { createTradesPlugin, type EvidenceLoader, type TradesPluginDeps } from './trades/trades.routes';
-export { createIdentityPlugin, loadIdentity, type IdentityPluginDeps } from './identity/identity.routes';
+export { createIdentityPlugin, type IdentityPluginDeps } from './identity/identity.routes';
 export { identityConfigSpec, pdfInspectionLimits, type IdentityConfig } from './identity/identity.config';
 export { disputeLimits, disputesConfigSpec, type DisputesConfig } from './receipts/disputes.config';
 export { createWalletPlugin, type WalletPluginDeps } from './wallet/wallet.routes';

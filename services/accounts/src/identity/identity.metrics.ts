@@ -1,5 +1,20 @@
 import { sql, type Kysely } from 'kysely';
-import { Counter, Gauge, type Clock, type Database, type Logger, type Registry } from '@updown/runtime';
+import {
+  Counter,
+  DomainError,
+  Gauge,
+  type Clock,
+  type Database,
+  type Logger,
+  type Registry,
+} from '@updown/runtime';
+import {
+  InvalidDocument,
+  PdfChecksBusy,
+  PdfQueueFull,
+  UploadLimitReached,
+  VerificationLocked,
+} from './identity.domain';
 
 /**
  * The verification queue for operators: how many submissions wait and how long the oldest has
@@ -84,4 +99,19 @@ export function identityMetrics(registry: Registry): IdentityMetrics {
   };
   shared.set(registry, metrics);
   return metrics;
+}
+
+/**
+ * The reason `refusedUploads` counts for an upload refused by `error`, if it is an upload refusal:
+ * the document's own, or the form's, size's, daily limit's or PDF queue's.
+ */
+export function uploadRefusalReason(error: unknown): string | undefined {
+  if (error instanceof InvalidDocument) return error.reason;
+  if (error instanceof VerificationLocked) return 'locked';
+  if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return 'size';
+  if (error instanceof DomainError && error.code === 'UNSUPPORTED_MEDIA_TYPE') return 'form';
+  if (error instanceof UploadLimitReached) return 'daily_limit';
+  if (error instanceof PdfChecksBusy) return 'pdf_queue_account';
+  if (error instanceof PdfQueueFull) return 'pdf_queue_full';
+  return undefined;
 }

@@ -8,62 +8,21 @@ import {
   VerificationList,
   VerificationsQuery,
   VerificationSummary,
-  type DuplicateSignal,
 } from '@updown/schemas/api';
 import {
   decideVerification,
   documentsByIds,
-  duplicateMatches,
+  documentView,
   identityMetrics,
   listSubmissions,
   submissionOwner,
-  type SubmissionRow,
   submissionsOf,
-  usersByIds,
+  verificationSummaries,
   VerificationNotFound,
   type VerificationsContext,
 } from '@updown/accounts';
 import { clearWithdrawals } from '@updown/wallet';
 import { errorResponses } from '../http/responses';
-import { documentView } from '../identity/identity.view';
-
-/** Summaries of `rows` with the account's name and email, the decider's email and the duplicate signals. */
-async function summaries(
-  db: Kysely<Database>,
-  rows: readonly SubmissionRow[],
-): Promise<VerificationSummary[]> {
-  const owners = rows.map((r) => r.user_id);
-  const matches = await duplicateMatches(db, owners);
-  const users = await usersByIds(db, [
-    ...owners,
-    ...rows.flatMap((r) => (r.decided_by ? [r.decided_by] : [])),
-    ...matches.map((m) => m.otherUserId),
-  ]);
-  const signals = new Map<string, DuplicateSignal[]>();
-  for (const match of matches) {
-    const list = signals.get(match.userId) ?? [];
-    list.push({
-      user_id: match.otherUserId,
-      email: users.get(match.otherUserId)?.email ?? '',
-      reason: match.reason,
-    });
-    signals.set(match.userId, list);
-  }
-  return rows.map((row) => ({
-    id: row.id,
-    user_id: row.user_id,
-    email: users.get(row.user_id)?.email ?? '',
-    account_name: users.get(row.user_id)?.name ?? '',
-    full_name: row.full_name,
-    date_of_birth: row.date_of_birth,
-    status: row.status,
-    submitted_at: row.submitted_at.toISOString(),
-    decided_at: row.decided_at ? row.decided_at.toISOString() : null,
-    decided_by_email: row.decided_by ? (users.get(row.decided_by)?.email ?? null) : null,
-    rejection_reason: row.rejection_reason,
-    duplicate_signals: signals.get(row.user_id) ?? [],
-  }));
-}
 
 /**
  * The admin's Verification tab (README "Identity verification"): the queue, one submission with
@@ -100,7 +59,8 @@ export function adminVerificationRoutes(deps: {
           response: { 200: VerificationList, ...errorResponses(400, 401, 403) },
         },
       },
-      async (request) => summaries(db, await listSubmissions(db, request.query.status ?? 'pending')),
+      async (request) =>
+        verificationSummaries(db, await listSubmissions(db, request.query.status ?? 'pending')),
     );
 
     app.get(
@@ -118,7 +78,7 @@ export function adminVerificationRoutes(deps: {
         if (!userId) throw new VerificationNotFound();
         const history = await submissionsOf(db, userId);
         // The trader's every submission, summarised once: this one is among them.
-        const historyViews = await summaries(db, history);
+        const historyViews = await verificationSummaries(db, history);
         const row = history.find((s) => s.id === request.params.id)!;
         const summary = historyViews.find((h) => h.id === row.id)!;
         const documents = await documentsByIds(db, [row.photo_id_document, row.proof_of_address_document]);
@@ -161,7 +121,7 @@ export function adminVerificationRoutes(deps: {
           request.params.id,
           action === 'approve' ? { action } : { action, reason },
         );
-        const [summary] = await summaries(db, [decided]);
+        const [summary] = await verificationSummaries(db, [decided]);
         return summary!;
       },
     );

@@ -18,30 +18,23 @@ import {
   checkDetails,
   createPdfInspectionQueue,
   DOCUMENT_KINDS,
-  type DocumentRow,
-  documentsByIds,
+  documentView,
   type DocumentUpload,
   findUserRole,
   type IdentityContext,
   identityMetrics,
-  identityStatus,
   InvalidDocument,
-  latestSubmission,
-  latestUploads,
-  missingKinds,
+  loadIdentity,
   openPdfInWorker,
-  PdfChecksBusy,
   type PdfInspectionLimits,
   type PdfOpener,
   PdfQueueFull,
   readDocumentContent,
   submitIdentity,
   uploadDocument,
-  UploadLimitReached,
-  VerificationLocked,
+  uploadRefusalReason,
 } from '@updown/accounts';
 import { errorResponses } from '../http/responses';
-import { documentView } from './identity.view';
 
 const security = [{ bearerAuth: [] }];
 const tags = ['identity'];
@@ -63,39 +56,6 @@ export interface IdentityPluginDeps {
   readonly pdfInspections?: PdfInspectionLimits;
   /** Opens a PDF once its turn comes: pdf.js in a worker thread unless a test holds it. */
   readonly openPdf?: PdfOpener;
-}
-
-/** The refusals metric's reason for an upload refused by `error`, if it is an upload refusal. */
-function refusalReason(error: unknown): string | undefined {
-  if (error instanceof InvalidDocument) return error.reason;
-  if (error instanceof VerificationLocked) return 'locked';
-  if (error instanceof DomainError && error.code === 'PAYLOAD_TOO_LARGE') return 'size';
-  if (error instanceof DomainError && error.code === 'UNSUPPORTED_MEDIA_TYPE') return 'form';
-  if (error instanceof UploadLimitReached) return 'daily_limit';
-  if (error instanceof PdfChecksBusy) return 'pdf_queue_account';
-  if (error instanceof PdfQueueFull) return 'pdf_queue_full';
-  return undefined;
-}
-
-/** The trader's verification as GET /api/identity answers it. */
-export async function loadIdentity(db: Kysely<Database>, userId: string): Promise<IdentityResponse> {
-  const latest = await latestSubmission(db, userId);
-  const status = identityStatus(latest);
-  const underReview = latest && latest.status !== 'rejected';
-  const documents: DocumentRow[] = underReview
-    ? await documentsByIds(db, [latest.photo_id_document, latest.proof_of_address_document])
-    : await latestUploads(db, userId);
-  return {
-    status,
-    missing: underReview ? [] : missingKinds(new Set(documents.map((d) => d.kind))),
-    documents: documents.map(documentView),
-    full_name: latest?.full_name ?? null,
-    date_of_birth: latest?.date_of_birth ?? null,
-    rejection_reason: latest?.status === 'rejected' ? latest.rejection_reason : null,
-    submitted_at: latest ? latest.submitted_at.toISOString() : null,
-    decided_at: latest?.decided_at ? latest.decided_at.toISOString() : null,
-    can_withdraw: status === 'verified',
-  };
 }
 
 function isDocumentKind(value: unknown): value is IdentityDocumentKind {
@@ -204,7 +164,7 @@ export function createIdentityPlugin(deps: IdentityPluginDeps): FastifyPluginAsy
           const row = await uploadDocument(ctx, userId, () => readUpload(request));
           return await reply.code(201).send(documentView(row));
         } catch (error) {
-          const reason = refusalReason(error);
+          const reason = uploadRefusalReason(error);
           if (reason) metrics?.refusedUploads.inc({ reason });
           // The error handler adds Retry-After to 429s only; a full queue's 503 says when too.
           if (error instanceof PdfQueueFull) void reply.header('retry-after', String(error.retryAfterSec));
