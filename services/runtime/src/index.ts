@@ -13,6 +13,15 @@ export { meterJob, onJobRun, type JobRun } from './job-meter';
 export { createLoopSlicer, JOB_SLICE_MS, type LoopSlicer } from './loop-slicer';
 export { createDb, poolOf, withDefaultUser, type DbHandle } from './db/pool';
 export {
+  connectionHosts,
+  DatabaseUnavailable,
+  hostLabel,
+  isDatabaseUnavailable,
+  PrimaryLocator,
+  type ConnectionHosts,
+  type DatabaseHost,
+} from './db/primary-connector';
+export {
   allColumns,
   executePrepared,
   fixedStatement,

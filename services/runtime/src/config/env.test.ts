@@ -53,11 +53,19 @@ describe('readEnv', () => {
 
 describe('runtime config', () => {
   it('rejects a DATABASE_URL that is not a PostgreSQL URL, without echoing its password', () => {
-    expect(() => loadRuntimeConfig({ DATABASE_URL: 'mysql://u:secret@h/db' })).toThrow(
-      /DATABASE_URL must use postgres/,
-    );
-    expect(() => loadRuntimeConfig({ DATABASE_URL: 'not a url:secret@' })).toThrow(
-      /DATABASE_URL must be a URL/,
+    for (const url of ['mysql://u:secret@h/db', 'not a url:secret@']) {
+      expect(() => loadRuntimeConfig({ DATABASE_URL: url })).toThrow(
+        /DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/,
+      );
+      expect(() => loadRuntimeConfig({ DATABASE_URL: url })).not.toThrow(/secret/);
+    }
+  });
+
+  it('accepts the multi-host URL of a primary and its standbys, and names what it cannot read', () => {
+    const ha = 'postgres://127.0.0.1:6001,127.0.0.1:6002/postgres?target_session_attrs=read-write';
+    expect(loadRuntimeConfig({ DATABASE_URL: ha }).DATABASE_URL).toBe(ha);
+    expect(() => loadRuntimeConfig({ DATABASE_URL: 'postgres://u:secret@h1:6001,h2:0/db' })).toThrow(
+      'DATABASE_URL is not usable: Bad port in the database URL: "h2:0"',
     );
   });
 

@@ -1,3 +1,5 @@
+import { connectionHosts } from '../db/primary-connector';
+
 /**
  * Typed environment parsing. Each service declares the variables it reads in its own `config.ts`
  * with these readers; `readEnv` validates all of them at once and throws a `ConfigError` that
@@ -84,6 +86,25 @@ export const env = {
       }
       if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
         throw new BadValue(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+      }
+      return value;
+    });
+  },
+  /**
+   * A PostgreSQL URL, with one host or several (libpq's `postgres://h1:5432,h2:5433/db`, for a
+   * primary and its standbys; the platform connects to the writable one, db/primary-connector.ts).
+   */
+  postgresUrl(): Reader<string | undefined> {
+    return reader('postgres URL', (name, raw) => {
+      if (!present(raw)) return undefined;
+      const value = raw.trim();
+      if (!/^postgres(ql)?:\/\//i.test(value)) {
+        throw new BadValue(`${name} must be a postgres:// or postgresql:// URL`);
+      }
+      try {
+        connectionHosts(value);
+      } catch (error) {
+        throw new BadValue(`${name} is not usable: ${(error as Error).message}`);
       }
       return value;
     });

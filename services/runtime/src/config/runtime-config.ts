@@ -7,7 +7,7 @@ import { env, readEnv, type ConfigOf } from './env';
 export const runtimeConfigSpec = {
   UPDOWN_ENV: env.oneOf(['development', 'test', 'production'], 'development'),
   LOG_LEVEL: env.oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
-  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  DATABASE_URL: env.postgresUrl(),
   DATA_DIR: env.string('.data'),
   EMBEDDED_PG_PORT: env.port(54329),
   DB_POOL_MAX: env.int(10, { min: 1, max: 200 }),

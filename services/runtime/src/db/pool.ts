@@ -4,6 +4,14 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { libpqDefaultUser } from '../config/runtime-config';
 import { meterJobConnections } from '../job-meter';
 import { preparedName } from './prepared';
+import {
+  connectionHosts,
+  DatabaseUnavailable,
+  inRecovery,
+  isDatabaseUnavailable,
+  PrimaryLocator,
+  type DatabaseHost,
+} from './primary-connector';
 import type { Database } from './schema';
 
 const INT8_OID = 20;
@@ -87,6 +95,61 @@ export function connectionOptions(url: string): { connectionString: string; opti
   };
 }
 
+type ConnectCallback = (error: Error | undefined) => void;
+const plainConnect = pg.Client.prototype.connect as unknown as (this: pg.Client) => Promise<unknown>;
+const preparingQuery = PreparingClient.prototype.query as (this: pg.Client, ...args: unknown[]) => unknown;
+
+/**
+ * A client class for a pool over several hosts: each new connection goes to the host the locator
+ * finds writable, and is checked once more after it opens (a server demoted between the search and
+ * the connection answers read-only). A connection whose statement fails because the server went
+ * away or turned read-only casts doubt on its host, so the next connection searches again, and is
+ * ended when its holder releases it (`retired`), so the pool keeps no connection to a standby.
+ */
+function primaryClientClass(locator: PrimaryLocator, retired: WeakSet<pg.Client>): typeof pg.Client {
+  class PrimaryClient extends PreparingClient {}
+  const hostOf = new WeakMap<pg.Client, DatabaseHost>();
+  PrimaryClient.prototype.connect = function connect(this: pg.Client, callback?: ConnectCallback) {
+    const connecting = (async () => {
+      const host = await locator.writable();
+      hostOf.set(this, host);
+      this.host = host.host;
+      this.port = host.port;
+      try {
+        await plainConnect.call(this);
+      } catch (error) {
+        locator.suspect(host);
+        throw error;
+      }
+      if (await inRecovery(this)) {
+        locator.suspect(host);
+        await this.end().catch(() => undefined);
+        throw new DatabaseUnavailable();
+      }
+      this.on('error', () => locator.suspect(host));
+    })();
+    if (!callback) return connecting;
+    connecting.then(
+      () => callback(undefined),
+      (error: Error) => callback(error),
+    );
+    return undefined;
+  } as typeof pg.Client.prototype.connect;
+  PrimaryClient.prototype.query = function query(this: pg.Client, ...args: unknown[]) {
+    const result = preparingQuery.apply(this, args);
+    if (result instanceof Promise) {
+      result.then(undefined, (error: unknown) => {
+        if (!isDatabaseUnavailable(error)) return;
+        const host = hostOf.get(this);
+        if (host) locator.suspect(host);
+        retired.add(this);
+      });
+    }
+    return result;
+  } as typeof pg.Client.prototype.query;
+  return PrimaryClient;
+}
+
 /** The pool under each engine `Kysely` that `createDb` made, for the paths that hold a client directly. */
 const pools = new WeakMap<Kysely<Database>, pg.Pool>();
 
@@ -101,19 +164,35 @@ export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
 export interface DbHandle {
   readonly pool: pg.Pool;
   readonly db: Kysely<Database>;
+  /** For a URL of several hosts: which of them takes writes (see primary-connector.ts). */
+  readonly primary?: PrimaryLocator;
   close(): Promise<void>;
 }
 
 export function createDb(url: string, options: { max?: number; applicationName?: string } = {}): DbHandle {
+  const target = connectionHosts(url);
+  const connection = connectionOptions(withDefaultUser(target.url));
+  const applicationName = options.applicationName ?? 'updown';
+  const primary = target.readWrite
+    ? new PrimaryLocator(target.hosts, { ...connection, application_name: `${applicationName}-probe` })
+    : undefined;
+  const retired = new WeakSet<pg.Client>();
   const pool = new pg.Pool({
-    ...connectionOptions(withDefaultUser(url)),
+    ...connection,
     max: options.max ?? 10,
-    application_name: options.applicationName ?? 'updown',
+    application_name: applicationName,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     types,
-    Client: PreparingClient,
+    Client: primary ? primaryClientClass(primary, retired) : PreparingClient,
   });
+  // A released connection that met a standby or a failing server is ended here: the pool removes
+  // a client that is ending when it comes back, instead of handing it out again.
+  if (primary) {
+    pool.on('release', (_error: Error | undefined, client: pg.PoolClient) => {
+      if (retired.has(client)) void client.end().catch(() => undefined);
+    });
+  }
   // An idle client that loses its server (PostgreSQL restarted) emits 'error' on the pool; without a
   // listener that would crash the process. The next checkout simply opens a new connection.
   pool.on('error', () => undefined);
@@ -130,6 +209,7 @@ export function createDb(url: string, options: { max?: number; applicationName?:
   return {
     pool,
     db,
+    ...(primary ? { primary } : {}),
     async close() {
       if (closed) return;
       closed = true;
