@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DomainError } from '@updown/runtime';
+import { DatabaseUnavailable, DomainError } from '@updown/runtime';
 import { describe, expect, it } from 'vitest';
 import { SignInBusy } from '@updown/accounts';
 import { testApp } from '../testing/test-app';
@@ -50,13 +50,36 @@ describe('toErrorAnswer', () => {
     });
   });
 
-  it('explains a 503 from a service behind the gateway, so the trader knows to retry', () => {
+  it('explains a 503 from a service behind the gateway, so the trader knows to retry, and when', () => {
     expect(toErrorAnswer(new DomainError('ORDER_UNAVAILABLE', 'Trading is temporarily unavailable'))).toEqual(
       {
         status: 503,
         body: { detail: 'Trading is temporarily unavailable', code: 'ORDER_UNAVAILABLE' },
+        retryAfterSec: RETRY_AFTER_SEC_DEFAULT,
       },
     );
+  });
+
+  it('answers a lost or read-only database with 503 and Retry-After, never a 500', () => {
+    const failures = [
+      // node-postgres's own, and the server's: shut down, a standby now, refused, a failed commit.
+      new Error('Connection terminated unexpectedly'),
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6001'), { code: 'ECONNREFUSED' }),
+      new Error('placement batch commit failed', { cause: Object.assign(new Error('x'), { code: '08006' }) }),
+      new DatabaseUnavailable(),
+    ];
+    for (const failure of failures) {
+      const answer = toErrorAnswer(failure);
+      expect(answer.status, failure.message).toBe(503);
+      expect(answer.body.code).toBe('DATABASE_UNAVAILABLE');
+      // The server's words (hosts, statements) stay in the log: the trader reads the platform's.
+      expect(answer.body.detail).toBe(new DatabaseUnavailable().message);
+      expect(answer.retryAfterSec).toBe(new DatabaseUnavailable().retryAfterSec);
+    }
+    // A statement that failed on its own merits is still a 500.
+    expect(toErrorAnswer(Object.assign(new Error('duplicate key'), { code: '23505' })).status).toBe(500);
   });
 
   it('keeps the status of framework errors and gives them a generic code', () => {

@@ -1,4 +1,4 @@
-import { DomainError } from '@updown/runtime';
+import { DatabaseUnavailable, DomainError, isDatabaseUnavailable } from '@updown/runtime';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayInstance } from './instance';
 import type { ErrorResponse } from '@updown/schemas/api';
@@ -8,13 +8,14 @@ import { validationRefusal } from './validation';
 interface Answer {
   status: number;
   body: ErrorResponse;
-  /** Set on every 429: the `Retry-After` the answer carries unless the reply already has one. */
+  /** Set on every 429 and 503: the `Retry-After` the answer carries unless the reply already has one. */
   retryAfterSec?: number;
 }
 
 const TOO_MANY_REQUESTS = 429;
+const SERVICE_UNAVAILABLE = 503;
 /**
- * The wait a 429 states when its error knows no better. Short, because the limits without a known
+ * The wait a 429 or 503 states when its error knows no better. Short, because the limits without a known
  * end (the sign-in hashing queue) clear within moments; never zero, so a client that obeys it does
  * not retry in a tight loop.
  */
@@ -25,10 +26,10 @@ const INTERNAL: ErrorResponse = { detail: 'Internal Server Error', code: 'INTERN
 /**
  * The 5xx a domain error may explain, because the text is a deliberate answer that leaks nothing:
  * 501 says a feature is switched off in this deployment ("Google sign-in is not configured"), 503
- * that a service behind the gateway is unreachable and the request may be retried.
+ * that a service behind the gateway, or the database, is unreachable and the request may be retried.
  */
 const NOT_IMPLEMENTED = 501;
-const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, 503]);
+const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, SERVICE_UNAVAILABLE]);
 
 /**
  * Turns anything thrown in a handler, hook or plugin into `{detail, code}`:
@@ -37,12 +38,19 @@ const EXPLAINED_5XX: ReadonlySet<number> = new Set([NOT_IMPLEMENTED, 503]);
  * - a `DomainError` → the status of its code in `ERROR_STATUS` (or its own `status`); its text is
  *   hidden behind `INTERNAL` when that status is a 5xx other than 501 and 503;
  * - a Fastify or plugin error carrying a 4xx `statusCode` → that status with its message;
+ * - a database that cannot be reached or takes no writes (the primary lost, a failover under way,
+ *   the disk full: `isDatabaseUnavailable`) → 503 `DATABASE_UNAVAILABLE`; its transaction rolled
+ *   back, so the request may be sent again;
  * - anything else, and any 5xx → 500 `INTERNAL`, with the real error only in the log.
- * A 429 also says when to come back (`retryAfterSec`, sent as `Retry-After`).
+ * A 429 or 503 also says when to come back (`retryAfterSec`, sent as `Retry-After`).
  */
-export function toErrorAnswer(error: unknown): Answer {
+export function toErrorAnswer(thrown: unknown): Answer {
+  const error =
+    !(thrown instanceof DomainError) && isDatabaseUnavailable(thrown) ? new DatabaseUnavailable() : thrown;
   const answer = errorAnswer(error);
-  return answer.status === TOO_MANY_REQUESTS ? { ...answer, retryAfterSec: retryAfterSecOf(error) } : answer;
+  return answer.status === TOO_MANY_REQUESTS || answer.status === SERVICE_UNAVAILABLE
+    ? { ...answer, retryAfterSec: retryAfterSecOf(error) }
+    : answer;
 }
 
 /**

@@ -85,6 +85,7 @@ export const ERROR_STATUS = {
   GOOGLE_NOT_CONFIGURED: 501,
   NOT_READY: 503,
   ORDER_UNAVAILABLE: 503,
+  DATABASE_UNAVAILABLE: 503,
   INSPECTION_QUEUE_FULL: 503,
 } as const satisfies Record<string, number>;
 

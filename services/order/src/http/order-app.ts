@@ -2,7 +2,14 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import Fastify, { LogController, type FastifyError } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { sql, type Kysely } from 'kysely';
-import { DomainError, type Database, type Logger, type Registry } from '@updown/runtime';
+import {
+  DatabaseUnavailable,
+  DomainError,
+  isDatabaseUnavailable,
+  type Database,
+  type Logger,
+  type Registry,
+} from '@updown/runtime';
 import type { PlaceTradeRequest, PlaceTradeResult } from '../trades/place-trade.handler';
 import { publicTrade } from './public-trade';
 import { serialiseTrade } from './trade-serialiser';
@@ -63,7 +70,9 @@ export function buildOrderApp(deps: OrderAppDeps) {
   // Both sides hashed to equal length first, so the comparison time says nothing about the token.
   const expected = digest(deps.serviceToken);
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    // A lost or read-only database is a refusal the gateway answers with 503 and Retry-After.
+    const error = isDatabaseUnavailable(thrown) ? new DatabaseUnavailable() : thrown;
     if (error instanceof DomainError) {
       return reply.code(DOMAIN_REFUSAL_STATUS).send({ detail: error.message, code: error.code });
     }
