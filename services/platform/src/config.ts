@@ -41,3 +41,11 @@ export function loadPlatformConfig(
   if (problems.length > 0) throw new ConfigError(problems);
   return readEnv(platformConfigSpec, source);
 }
+
+/**
+ * The platform's configuration from the environment, on the database at `databaseUrl` whatever
+ * `DATABASE_URL` says (`npm run start:ha` runs it on the cluster it started).
+ */
+export function loadPlatformConfigOn(databaseUrl: string): PlatformConfig {
+  return loadPlatformConfig({ ...process.env, DATABASE_URL: databaseUrl });
+}
