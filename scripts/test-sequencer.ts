@@ -12,6 +12,7 @@ export const LONG_SUITES_FIRST: readonly RegExp[] = [
   /^e2e\/receipts\.e2e\.test\.ts$/,
   /^security\/authorization-matrix\.int\.test\.ts$/,
   /^services\/platform\/src\/platform\.int\.test\.ts$/,
+  /^services\/platform\/src\/ha\/failover\.int\.test\.ts$/,
   /^e2e\//,
   /^chaos\//,
   /^security\//,
