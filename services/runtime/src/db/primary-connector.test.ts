@@ -34,6 +34,11 @@ describe('connectionHosts', () => {
     expect(target.hosts.map(hostLabel)).toEqual(['db-a:5432', '[::1]:6000', 'db-c:7000']);
   });
 
+  it('leaves a URL that names no host (a Unix socket) to node-postgres, unchanged', () => {
+    const url = 'postgres://app@/updown?host=/var/run/postgresql';
+    expect(connectionHosts(url)).toEqual({ hosts: [], url, readWrite: false });
+  });
+
   it('asks a single host for a writable server when the URL says so', () => {
     expect(connectionHosts('postgres://h:1/db?target_session_attrs=primary').readWrite).toBe(true);
     expect(connectionHosts('postgres://h:1/db?target_session_attrs=any').readWrite).toBe(false);

@@ -17,6 +17,7 @@ export interface DatabaseHost {
 }
 
 export interface ConnectionHosts {
+  /** The URL's hosts in order; none when it names no host (a Unix socket through `?host=`). */
   readonly hosts: readonly DatabaseHost[];
   /** The URL with its first host only and without `target_session_attrs`, for node-postgres. */
   readonly url: string;
@@ -41,6 +42,9 @@ export function connectionHosts(url: string): ConnectionHosts {
     string,
     string,
   ];
+  // No host in the URL (a Unix socket named by `?host=/run/postgresql`, or libpq's defaults): one
+  // server, as node-postgres reads it.
+  if (authority === '') return { hosts: [], url, readWrite: false };
   const hosts = authority.split(',').map((entry) => hostOf(entry));
   const tail = new URL(`${scheme}placeholder${rest}`);
   const attrs = tail.searchParams.get('target_session_attrs');
