@@ -70,7 +70,7 @@ export async function startPlatform(
   try {
     const database = await openDatabase(config, logger, 'updown');
     stopLater('database', () => database.shutdown());
-    observeDbPool(database.pool, registry);
+    observeDbPool(database.pool, registry, database.primary);
     const applied = await migrateToLatest(database.db, allMigrations);
     logger.info({ database: database.description, applied }, 'database ready');
     await ensureAdminFromEnv(database.db, config, logger, { openAccount: accountOpener(database.db) });

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import type { DatabaseHost, PrimaryLocator } from './db/primary-connector';
 import { createMetricsRegistry, observeDbPool } from './metrics';
 import { allocatedSoFar, foldGcRecords, heapAllocatedBytes } from './process-metrics';
 import { metricValue } from './testing/metric-value';
@@ -70,6 +71,30 @@ describe('connection pool checkout waits', () => {
     const text = await registry.metrics();
     expect(text).toMatch(/^updown_db_pool_connections\{state="waiting"\} 0$/m);
     expect(text).toMatch(/^updown_db_pool_checkout_wait_seconds_count 2$/m);
+    // Both checkouts failed to open a connection.
+    expect(text).toMatch(/^updown_db_connection_errors_total\{kind="connect"\} 2$/m);
+    await pool.end();
+  });
+
+  it('reports, over a primary and its standbys, the server written to and the failovers followed', async () => {
+    const pool = new pg.Pool({ connectionString: 'postgres://127.0.0.1:1/none', max: 1 });
+    const registry = createMetricsRegistry();
+    let known: DatabaseHost | undefined = { host: '10.0.0.2', port: 5433 };
+    let moves = 3;
+    const primary = { known: () => known, moved: () => moves } as unknown as PrimaryLocator;
+    observeDbPool(pool, registry, primary);
+    let text = await registry.metrics();
+    expect(text).toMatch(/^updown_db_primary\{host="10.0.0.2:5433"\} 1$/m);
+    expect(text).toMatch(/^updown_db_primary_known 1$/m);
+    expect(text).toMatch(/^updown_db_primary_changes_total 3$/m);
+    // The lag is read from the primary; this one cannot be reached, so no standby is reported.
+    expect(text).not.toMatch(/^updown_db_replication_lag_seconds\{/m);
+    known = undefined;
+    moves = 4;
+    text = await registry.metrics();
+    expect(text).toMatch(/^updown_db_primary_known 0$/m);
+    expect(text).not.toMatch(/^updown_db_primary\{/m);
+    expect(text).toMatch(/^updown_db_primary_changes_total 4$/m);
     await pool.end();
   });
 });

@@ -8,6 +8,7 @@ import {
 import v8 from 'node:v8';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { hostLabel, type PrimaryLocator } from './db/primary-connector';
 
 /**
  * What stalls a process for a few milliseconds, finely enough to explain a request's tail: the
@@ -254,8 +255,17 @@ export function registerProcessStallMetrics(registry: Registry): void {
  * at scrape time, how many connections are open, idle and waited for. A wait here is time a
  * request spends before its first statement, invisible in PostgreSQL's own statistics.
  */
-export function observeDbPool(pool: pg.Pool, registry: Registry): void {
+export function observeDbPool(pool: pg.Pool, registry: Registry, primary?: PrimaryLocator): void {
   const registers = [registry];
+  const connectionErrors = new Counter({
+    name: 'updown_db_connection_errors_total',
+    help: 'Connections of the pool that could not be opened (connect) or that the server dropped while idle (lost)',
+    labelNames: ['kind'],
+    registers,
+  });
+  // A server that goes away takes its idle connections with it: each one is an error on the pool.
+  pool.on('error', () => connectionErrors.inc({ kind: 'lost' }));
+  if (primary) observePrimary(pool, registry, primary);
   const wait = new Histogram({
     name: 'updown_db_pool_checkout_wait_seconds',
     help: 'Time from asking the connection pool for a connection to getting one (or its error)',
@@ -281,12 +291,103 @@ export function observeDbPool(pool: pg.Pool, registry: Registry): void {
     if (callback) {
       return connect((...args: unknown[]) => {
         done();
+        if (args[0]) connectionErrors.inc({ kind: 'connect' });
         callback(...args);
       });
     }
     const result = connect() as Promise<unknown>;
-    result.then(done, done);
+    result.then(done, () => {
+      done();
+      connectionErrors.inc({ kind: 'connect' });
+    });
     return result;
   };
   (pool as unknown as { connect: Connect }).connect = timed;
+}
+
+/**
+ * For a pool over a primary and its standbys (a multi-host `DATABASE_URL`): which server takes
+ * writes as this process sees it, how often that changed, and, read from the primary at scrape
+ * time, how far each standby is behind. One query per scrape, only while a primary is known.
+ */
+function observePrimary(pool: pg.Pool, registry: Registry, primary: PrimaryLocator): void {
+  const registers = [registry];
+  new Counter({
+    name: 'updown_db_primary_changes_total',
+    help: 'Times this process found the writable PostgreSQL server to be another than the one before (failovers)',
+    registers,
+    collect() {
+      this.reset();
+      this.inc(primary.moved());
+    },
+  });
+  new Gauge({
+    name: 'updown_db_primary_known',
+    help: 'Whether this process knows a PostgreSQL server that takes writes (1), or none answers as one now (0)',
+    registers,
+    collect() {
+      this.set(primary.known() ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'updown_db_primary',
+    help: 'The PostgreSQL server this process writes to, by host (1 on the primary; absent while none is known)',
+    labelNames: ['host'],
+    registers,
+    collect() {
+      this.reset();
+      const host = primary.known();
+      if (host) this.set({ host: hostLabel(host) }, 1);
+    },
+  });
+  interface Standby {
+    standby: string;
+    sync_state: string;
+    lag_bytes: number | null;
+    lag_seconds: number | null;
+  }
+  let reading: Promise<Standby[]> | undefined;
+  const standbys = () => {
+    reading ??= (async () => {
+      try {
+        if (!primary.known()) return [];
+        const { rows } = await pool.query<Standby>(
+          `SELECT application_name AS standby, sync_state,
+                  pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::float8 AS lag_bytes,
+                  extract(epoch FROM replay_lag)::float8 AS lag_seconds
+             FROM pg_stat_replication`,
+        );
+        return rows;
+      } catch {
+        return [];
+      } finally {
+        setImmediate(() => (reading = undefined));
+      }
+    })();
+    return reading;
+  };
+  new Gauge({
+    name: 'updown_db_replication_lag_bytes',
+    help: 'WAL the primary has written that a standby has not replayed yet, in bytes, by standby',
+    labelNames: ['standby', 'sync_state'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const row of await standbys()) {
+        this.set({ standby: row.standby, sync_state: row.sync_state }, row.lag_bytes ?? 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'updown_db_replication_lag_seconds',
+    help: 'How long ago a standby replayed what the primary had committed, in seconds, by standby (0 when caught up)',
+    labelNames: ['standby', 'sync_state'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const row of await standbys()) {
+        this.set({ standby: row.standby, sync_state: row.sync_state }, row.lag_seconds ?? 0);
+      }
+    },
+  });
 }

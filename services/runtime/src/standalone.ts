@@ -109,7 +109,7 @@ export async function runStandalone<C extends ServiceConfig>(service: Standalone
   lifecycle.add('database', async () => database?.shutdown());
   try {
     database = await openDatabase(config, logger, `updown-${service.name}`);
-    observeDbPool(database.pool, registry);
+    observeDbPool(database.pool, registry, database.primary);
     const applied = await migrateToLatest(database.db, service.migrations);
     logger.info({ database: database.description, applied }, 'database ready');
     bus = await createBus(config, { logger, registry });
