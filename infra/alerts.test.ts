@@ -97,6 +97,9 @@ describe('alerts.yml', () => {
       'updown_risk_pair_suspended',
       'updown_risk_exposure_cap_cents',
       'updown_risk_refusals_total',
+      'updown_db_primary_changes_total',
+      'updown_db_primary_known',
+      'updown_db_replication_lag_seconds',
       'up',
     ]) {
       expect(used, metric).toContain(metric);
