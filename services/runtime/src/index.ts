@@ -3,7 +3,15 @@ export { ConfigError, env, readEnv, type ConfigOf, type ConfigSpec, type Reader 
 export { loadRuntimeConfig, runtimeConfigSpec, type RuntimeConfig } from './config/runtime-config';
 export { readOrCreateSecretFile } from './config/data-dir-secret';
 export { createLogger, REDACTED_PATHS, redactUrl, type Logger } from './logger';
-export { createMetricsRegistry, Counter, Gauge, Histogram, observeDbPool, Registry } from './metrics';
+export {
+  createMetricsRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  observeDbPool,
+  readOncePerScrape,
+  Registry,
+} from './metrics';
 export { Lifecycle, type ShutdownStep } from './lifecycle';
 export { startOpsServer, type OpsServer } from './ops-server';
 export { runStandalone, type StandaloneContext, type StandaloneService } from './standalone';

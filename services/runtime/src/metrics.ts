@@ -4,6 +4,7 @@ import { registerProcessStallMetrics } from './process-metrics';
 
 export { Counter, Gauge, Histogram, Registry } from 'prom-client';
 export { observeDbPool } from './process-metrics';
+export { readOncePerScrape } from './scrape-read';
 
 /**
  * One registry per process, handed to every component that records metrics, so that in the single

@@ -9,6 +9,7 @@ import v8 from 'node:v8';
 import type pg from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { hostLabel, type PrimaryLocator } from './db/primary-connector';
+import { readOncePerScrape } from './scrape-read';
 
 /**
  * What stalls a process for a few milliseconds, finely enough to explain a request's tail: the
@@ -346,26 +347,20 @@ function observePrimary(pool: pg.Pool, registry: Registry, primary: PrimaryLocat
     lag_bytes: number | null;
     lag_seconds: number | null;
   }
-  let reading: Promise<Standby[]> | undefined;
-  const standbys = () => {
-    reading ??= (async () => {
-      try {
-        if (!primary.known()) return [];
-        const { rows } = await pool.query<Standby>(
-          `SELECT application_name AS standby, sync_state,
-                  pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::float8 AS lag_bytes,
-                  extract(epoch FROM replay_lag)::float8 AS lag_seconds
-             FROM pg_stat_replication`,
-        );
-        return rows;
-      } catch {
-        return [];
-      } finally {
-        setImmediate(() => (reading = undefined));
-      }
-    })();
-    return reading;
-  };
+  const standbys = readOncePerScrape(async (): Promise<Standby[]> => {
+    if (!primary.known()) return [];
+    try {
+      const { rows } = await pool.query<Standby>(
+        `SELECT application_name AS standby, sync_state,
+                pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::float8 AS lag_bytes,
+                extract(epoch FROM replay_lag)::float8 AS lag_seconds
+           FROM pg_stat_replication`,
+      );
+      return rows;
+    } catch {
+      return [];
+    }
+  });
   new Gauge({
     name: 'updown_db_replication_lag_bytes',
     help: 'WAL the primary has written that a standby has not replayed yet, in bytes, by standby',

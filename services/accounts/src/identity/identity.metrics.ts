@@ -3,6 +3,7 @@ import {
   Counter,
   DomainError,
   Gauge,
+  readOncePerScrape,
   type Clock,
   type Database,
   type Logger,
@@ -37,27 +38,21 @@ export function identityMetrics(registry: Registry): IdentityMetrics {
   if (existing) return existing;
   const registers = [registry];
   let source: { db: Kysely<Database>; clock: Clock; logger: Logger } | undefined;
-  let last: Promise<{ pending: number; oldestMs: number | null } | undefined> | undefined;
 
   /** One query per scrape for both gauges: the second collect joins the first's. */
-  const queue = () => {
-    last ??= (async () => {
-      if (!source) return undefined;
-      try {
-        const { rows } = await sql<{ pending: number; oldest: Date | null }>`
-          select count(*)::int as pending, min(submitted_at) as oldest
-          from identity_submissions where status = 'pending'`.execute(source.db);
-        const row = rows[0]!;
-        return { pending: row.pending, oldestMs: row.oldest ? row.oldest.getTime() : null };
-      } catch (error) {
-        source.logger.warn({ err: error }, 'identity queue metrics: query failed');
-        return undefined;
-      } finally {
-        setImmediate(() => (last = undefined));
-      }
-    })();
-    return last;
-  };
+  const queue = readOncePerScrape(async () => {
+    if (!source) return undefined;
+    try {
+      const { rows } = await sql<{ pending: number; oldest: Date | null }>`
+        select count(*)::int as pending, min(submitted_at) as oldest
+        from identity_submissions where status = 'pending'`.execute(source.db);
+      const row = rows[0]!;
+      return { pending: row.pending, oldestMs: row.oldest ? row.oldest.getTime() : null };
+    } catch (error) {
+      source.logger.warn({ err: error }, 'identity queue metrics: query failed');
+      return undefined;
+    }
+  });
 
   new Gauge({
     name: 'updown_identity_verifications_pending',
