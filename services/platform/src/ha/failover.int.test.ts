@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { createDb, createLogger, isDatabaseUnavailable, type DbHandle } from '@updown/runtime';
+import { waitFor } from '@updown/runtime/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadPlatformConfig } from '../config';
 import { startPlatform } from '../platform';
@@ -21,6 +22,9 @@ import { localClusterUnavailable, startLocalCluster, type LocalCluster } from '.
  * Skipped, naming why, where pg_auto_failover is not installed (`.ci/run` installs it) or the
  * suite cannot run it as the postgres user.
  */
+
+/** How long the waits below allow: a failover and the writes after it. */
+const UNTIL = { timeoutMs: 60_000, intervalMs: 50 } as const;
 
 const unavailable = localClusterUnavailable();
 if (unavailable) console.warn(`failover tests skipped: ${unavailable}`);
@@ -69,14 +73,6 @@ function startWriter(handle: DbHandle): Writer {
   };
 }
 
-async function until(what: string, done: () => boolean, waitMs = 60_000): Promise<void> {
-  const deadline = performance.now() + waitMs;
-  while (!done()) {
-    if (performance.now() > deadline) throw new Error(`${what} did not happen within ${waitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe.skipIf(unavailable !== undefined)('the engine on a pg_auto_failover cluster', () => {
   let cluster: LocalCluster;
   let handle: DbHandle;
@@ -96,7 +92,7 @@ describe.skipIf(unavailable !== undefined)('the engine on a pg_auto_failover clu
     const first = await cluster.primary();
     const writer = startWriter(handle);
     try {
-      await until('writes on the first primary', () => writer.acked.length >= 50);
+      await waitFor(() => writer.acked.length >= 50, { what: 'writes on the first primary', ...UNTIL });
       expect(handle.primary?.known()?.port).toBe(first.port);
 
       let current = first;
@@ -107,7 +103,10 @@ describe.skipIf(unavailable !== undefined)('the engine on a pg_auto_failover clu
         const promoted = await cluster.settled();
         expect(promoted.port).not.toBe(current.port);
         current = promoted;
-        await until(`writes after failover ${failover}`, () => writer.acked.length >= before + 50);
+        await waitFor(() => writer.acked.length >= before + 50, {
+          what: `writes after failover ${failover}`,
+          ...UNTIL,
+        });
         const firstOnIt = writer.ackedAt.find(
           (_at, i) => i >= before && writer.ackedOn[i] === promoted.port,
         )!;
@@ -163,11 +162,11 @@ describe.skipIf(unavailable !== undefined)('the engine on a pg_auto_failover clu
       }
     })();
     try {
-      await until('sign-ups before the failover', () => opened.length >= 20);
+      await waitFor(() => opened.length >= 20, { what: 'sign-ups before the failover', ...UNTIL });
       const before = opened.length;
       await cluster.performFailover();
       await cluster.settled();
-      await until('sign-ups after the failover', () => opened.length >= before + 20);
+      await waitFor(() => opened.length >= before + 20, { what: 'sign-ups after the failover', ...UNTIL });
     } finally {
       running = false;
       await signUps;
@@ -186,12 +185,15 @@ describe.skipIf(unavailable !== undefined)('the engine on a pg_auto_failover clu
     const survivor = cluster.nodes.find((node) => node.port !== lost.port)!;
     const writer = startWriter(handle);
     try {
-      await until('writes before the loss', () => writer.acked.length >= 50);
+      await waitFor(() => writer.acked.length >= 50, { what: 'writes before the loss', ...UNTIL });
       const before = writer.acked.length;
       const killedAt = performance.now();
       cluster.kill(lost);
       await cluster.promoted(survivor);
-      await until('writes on the promoted standby', () => writer.acked.length >= before + 50);
+      await waitFor(() => writer.acked.length >= before + 50, {
+        what: 'writes on the promoted standby',
+        ...UNTIL,
+      });
       const firstOnIt = writer.ackedAt.find((_at, i) => i >= before && writer.ackedOn[i] === survivor.port)!;
       console.info(
         `primary lost: first write on the promoted standby acknowledged ` +

@@ -300,7 +300,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
     url: `postgres://postgres@127.0.0.1:${port1},127.0.0.1:${port2}/${dbname}?target_session_attrs=read-write`,
     dir,
     nodes,
-    primary: async () => settledPrimary(),
+    primary: settledPrimary,
     async performFailover() {
       run(['perform', 'failover', '--pgdata', monitorData]);
     },
