@@ -23,30 +23,26 @@ describe('the first admin', () => {
     await database.drop();
   });
 
+  /** The start-up step, with the test's fast hasher and the roots' account opener. */
+  const ensure = (
+    config: Parameters<typeof ensureAdminFromEnv>[1],
+    logger: Parameters<typeof ensureAdminFromEnv>[2],
+  ) => ensureAdminFromEnv(database.db, config, logger, { hasher, openAccount: accountOpener(database.db) });
+
   const findUser = (email: string) =>
     database.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
 
   it('is created once from ADMIN_EMAIL / ADMIN_PASSWORD and never overwritten', async () => {
     const { logger, lines } = memoryLogger('debug');
     const config = { ADMIN_EMAIL: ' Boss@Example.com ', ADMIN_PASSWORD: 'first-password-1' };
-    expect(
-      await ensureAdminFromEnv(database.db, config, logger, {
-        hasher,
-        openAccount: accountOpener(database.db),
-      }),
-    ).toBe('created');
+    expect(await ensure(config, logger)).toBe('created');
     const created = await findUser('boss@example.com');
     expect(created).toMatchObject({ role: 'admin', name: 'Admin' });
     expect((await getUserBalances(database.db, created!.id)).demo).toBe(1_000_000);
 
     // A later start with another password changes nothing.
     const changed = { ...config, ADMIN_PASSWORD: 'second-password-2' };
-    expect(
-      await ensureAdminFromEnv(database.db, changed, logger, {
-        hasher,
-        openAccount: accountOpener(database.db),
-      }),
-    ).toBe('already_admin');
+    expect(await ensure(changed, logger)).toBe('already_admin');
     const after = await findUser('boss@example.com');
     expect(after?.password_hash).toBe(created?.password_hash);
     expect(await hasher.verify('first-password-1', after!.password_hash)).toBe(true);
@@ -56,7 +52,7 @@ describe('the first admin', () => {
   it('leaves an existing non-admin account alone, with a warning', async () => {
     const { logger, lines } = memoryLogger('debug');
     const first = { ADMIN_EMAIL: 'plain@example.com', ADMIN_PASSWORD: 'plain-password-1' };
-    await ensureAdminFromEnv(database.db, first, logger, { hasher, openAccount: accountOpener(database.db) });
+    await ensure(first, logger);
     await database.db
       .updateTable('users')
       .set({ role: 'user' })
@@ -64,12 +60,7 @@ describe('the first admin', () => {
       .execute();
     const before = await findUser('plain@example.com');
 
-    const result = await ensureAdminFromEnv(
-      database.db,
-      { ...first, ADMIN_PASSWORD: 'other-password' },
-      logger,
-      { hasher, openAccount: accountOpener(database.db) },
-    );
+    const result = await ensure({ ...first, ADMIN_PASSWORD: 'other-password' }, logger);
     expect(result).toBe('exists_not_admin');
     expect(await findUser('plain@example.com')).toEqual(before);
     expect(lines().some((line) => line.level === 40 && String(line.msg).includes('left unchanged'))).toBe(
